@@ -1,0 +1,41 @@
+# A thin front for CMake. The two commands of the README:
+#   make run    install what is missing, build, run the exporter (embedded defaults)
+#   make test   install what is missing, build, pass every test
+BUILD_DIR      ?= build
+TEST_BUILD_DIR ?= build/test
+JOBS           ?= $(shell nproc)
+RUN_ARGS       ?=
+
+.PHONY: all deps build run test test-build format format-check bench install clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target netif_rx_exporter
+
+run: build
+	$(BUILD_DIR)/netif_rx_exporter $(RUN_ARGS)
+
+# Tests run in a sanitizer build (ASan + UBSan) of the daemon and the tests.
+test-build: deps
+	@cmake -S . -B $(TEST_BUILD_DIR) -DCMAKE_BUILD_TYPE=Debug -DNETIF_RX_SANITIZE=ON >/dev/null
+	@cmake --build $(TEST_BUILD_DIR) -j $(JOBS)
+
+test: test-build format-check
+	@cd $(TEST_BUILD_DIR) && ctest --output-on-failure --no-tests=error
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')
+
+format-check: deps
+	@bash scripts/check-format.sh
+
+install: build
+	@cmake --install $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

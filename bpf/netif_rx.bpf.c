@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Counts received packets per (network namespace, ifindex) and per CPU at the
+ * tracepoint net:netif_receive_skb.
+ *
+ * Two twins of the same program: `netif_rx_btf` (tp_btf, needs no tracefs) is
+ * preferred; `netif_rx_tp` (classic tracepoint) is the fallback that the daemon
+ * enables at load time on kernels without BTF-typed tracepoints.
+ *
+ * Hot path: one lookup in a per-CPU hash and two increments. A device's first
+ * packet inserts its entry and records its name; if the map is full the packet
+ * is counted in `untracked_counters`, so nothing is lost silently.
+ */
+#include "vmlinux_min.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "netif_rx.h"
+
+#define E2BIG 7
+#define EEXIST 17
+
+/* Set by the daemon before load; frozen afterwards, so the verifier prunes
+ * the branch that does not apply. */
+const volatile __u32 host_netns_inum = 0;
+const volatile bool count_all_namespaces = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, NETIF_RX_DEFAULT_MAX_DEVICES); /* resized by the daemon */
+	__type(key, struct netif_rx_device_key);
+	__type(value, struct netif_rx_counters);
+} device_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, NETIF_RX_DEFAULT_MAX_DEVICES); /* same as device_counters */
+	__type(key, struct netif_rx_device_key);
+	__type(value, struct netif_rx_device_name);
+} device_names SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct netif_rx_counters);
+} untracked_counters SEC(".maps");
+
+/* First packet of a device on this CPU: create its entry, or count the packet
+ * as untracked when the map is full. Off the hot path. */
+static __noinline int count_new_device(struct netif_rx_device_key *key, struct net_device *dev,
+				       __u32 len)
+{
+	struct netif_rx_counters first = { .packets = 1, .bytes = len };
+	struct netif_rx_counters *counters;
+	long err;
+
+	err = bpf_map_update_elem(&device_counters, key, &first, BPF_NOEXIST);
+	if (err == 0) {
+		struct netif_rx_device_name name = {};
+
+		bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
+		bpf_map_update_elem(&device_names, key, &name, BPF_ANY);
+		return 0;
+	}
+	if (err == -EEXIST) {
+		/* Another CPU created it between our lookup and our insert. */
+		counters = bpf_map_lookup_elem(&device_counters, key);
+		if (counters) {
+			counters->packets++;
+			counters->bytes += len;
+			return 0;
+		}
+	}
+
+	__u32 zero = 0;
+	counters = bpf_map_lookup_elem(&untracked_counters, &zero);
+	if (counters) {
+		counters->packets++;
+		counters->bytes += len;
+	}
+	return 0;
+}
+
+static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 len,
+					struct net_device *dev)
+{
+	struct netif_rx_device_key key = { .netns_inum = netns_inum, .ifindex = ifindex };
+	struct netif_rx_counters *counters;
+
+	if (!count_all_namespaces && netns_inum != host_netns_inum)
+		return 0;
+
+	counters = bpf_map_lookup_elem(&device_counters, &key);
+	if (counters) {
+		counters->packets++;
+		counters->bytes += len;
+		return 0;
+	}
+	return count_new_device(&key, dev, len);
+}
+
+SEC("tp_btf/netif_receive_skb")
+int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+
+	return count_packet(dev->nd_net.net->ns.inum, dev->ifindex, skb->len, dev);
+}
+
+SEC("tracepoint/net/netif_receive_skb")
+int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
+{
+	struct sk_buff *skb = ctx->skbaddr;
+	struct net_device *dev = BPF_CORE_READ(skb, dev);
+
+	return count_packet(BPF_CORE_READ(dev, nd_net.net, ns.inum), BPF_CORE_READ(dev, ifindex),
+			    ctx->len, dev);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Types and constants shared by the probe (netif_rx.bpf.c) and the daemon.
+ * This is the only definition of the map layouts: never copy these structs.
+ */
+#ifndef NETIF_RX_H
+#define NETIF_RX_H
+
+#ifndef __VMLINUX_MIN_H__
+#include <linux/types.h>
+#endif
+
+/* Kernel interface names are at most IFNAMSIZ bytes, NUL included. */
+#define NETIF_RX_NAME_LEN 16
+
+/* Default capacity of the per-device map (configuration key max_devices). */
+#define NETIF_RX_DEFAULT_MAX_DEVICES 4096
+
+/* Identity of a receiving device: the network namespace and the ifindex
+ * within it. An ifindex alone is ambiguous: every namespace has its own 2. */
+struct netif_rx_device_key {
+	__u32 netns_inum; /* inode number of the device's network namespace */
+	__u32 ifindex;    /* dev->ifindex, unique only within that namespace */
+};
+
+/* Per-CPU counters of one device (the value of the `device_counters` map,
+ * and of the single slot of the `untracked_counters` map). Cumulative since
+ * the probe was attached; never reset by the daemon. */
+struct netif_rx_counters {
+	__u64 packets; /* netif_receive_skb events */
+	__u64 bytes;   /* sum of skb->len: network-layer bytes */
+};
+
+/* The name the probe saw when it first counted a device (`device_names`
+ * map), so that devices of other namespaces can be named without entering
+ * them. Written only on the first packet of a device, never on the hot path. */
+struct netif_rx_device_name {
+	char name[NETIF_RX_NAME_LEN];
+};
+
+#ifdef __cplusplus
+#define NETIF_RX_STATIC_ASSERT static_assert
+#else
+#define NETIF_RX_STATIC_ASSERT _Static_assert
+#endif
+
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_key) == 8, "device key is 8 bytes");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_counters) % 8 == 0,
+	       "per-CPU values must be a multiple of 8 bytes");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
+	       "device name is IFNAMSIZ bytes");
+
+#endif /* NETIF_RX_H */

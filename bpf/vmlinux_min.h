@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The few kernel types the probe reads, declared for CO-RE.
+ *
+ * Field offsets are not taken from here: preserve_access_index makes clang
+ * emit relocations by field name, and libbpf resolves them at load time
+ * against the running kernel's BTF. So the build never reads the build host's
+ * kernel, and one object runs on every kernel >= 5.8 with BTF.
+ */
+#ifndef __VMLINUX_MIN_H__
+#define __VMLINUX_MIN_H__
+
+typedef unsigned char __u8;
+typedef unsigned short __u16;
+typedef unsigned int __u32;
+typedef unsigned long long __u64;
+typedef int __s32;
+typedef long long __s64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+typedef _Bool bool;
+enum { false = 0, true = 1 };
+
+enum bpf_map_type {
+	BPF_MAP_TYPE_HASH = 1,
+	BPF_MAP_TYPE_ARRAY = 2,
+	BPF_MAP_TYPE_PERCPU_HASH = 5,
+	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
+};
+
+enum {
+	BPF_ANY = 0,
+	BPF_NOEXIST = 1,
+	BPF_EXIST = 2,
+};
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
+
+struct ns_common {
+	unsigned int inum;
+};
+
+struct net {
+	struct ns_common ns;
+};
+
+typedef struct {
+	struct net *net;
+} possible_net_t;
+
+struct net_device {
+	char name[16];
+	int ifindex;
+	possible_net_t nd_net;
+};
+
+struct sk_buff {
+	struct net_device *dev;
+	unsigned int len;
+};
+
+struct trace_entry {
+	unsigned short type;
+	unsigned char flags;
+	unsigned char preempt_count;
+	int pid;
+};
+
+/* Context of the classic tracepoint net:netif_receive_skb. */
+struct trace_event_raw_net_dev_template {
+	struct trace_entry ent;
+	void *skbaddr;
+	unsigned int len;
+	__u32 __data_loc_name;
+	char __data[0];
+};
+
+#pragma clang attribute pop
+
+#endif /* __VMLINUX_MIN_H__ */

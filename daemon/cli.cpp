@@ -1,0 +1,102 @@
+#include "cli.h"
+
+#include <functional>
+#include <map>
+
+namespace netif_rx {
+namespace {
+
+bool is_one_of(const std::string& value, std::initializer_list<const char*> allowed) {
+  for (const char* a : allowed) {
+    if (value == a) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+CliOptions parse_cli(const std::vector<std::string>& args) {
+  CliOptions options;
+  using Setter = std::function<void(const std::string&)>;
+  const std::map<std::string, Setter> valued{
+      {"--config.file", [&](const std::string& v) { options.config_file = v; }},
+      {"--web.listen-address", [&](const std::string& v) { options.listen_addresses.push_back(v); }},
+      {"--web.telemetry-path",
+       [&](const std::string& v) {
+         if (v.empty() || v[0] != '/' || v == "/") {
+           throw CliError("--web.telemetry-path: '" + v +
+                          "' must be an absolute path other than /, such as /metrics");
+         }
+         options.telemetry_path = v;
+       }},
+      {"--log.level",
+       [&](const std::string& v) {
+         if (!is_one_of(v, {"debug", "info", "warn", "error"})) {
+           throw CliError("--log.level: '" + v + "' is not one of debug, info, warn, error");
+         }
+         options.log_level = v;
+       }},
+      {"--log.format",
+       [&](const std::string& v) {
+         if (!is_one_of(v, {"logfmt", "json"})) {
+           throw CliError("--log.format: '" + v + "' is not one of logfmt, json");
+         }
+         options.log_format = v;
+       }},
+      {"--bpf.btf-path", [&](const std::string& v) { options.btf_path = v; }},
+  };
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      options.show_help = true;
+      continue;
+    }
+    if (arg == "--version") {
+      options.show_version = true;
+      continue;
+    }
+    const auto eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    const auto flag = valued.find(name);
+    if (flag == valued.end()) {
+      throw CliError("unknown flag '" + name + "'; see --help for the flags");
+    }
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw CliError("flag " + name + " needs a value, as in " + name + "=VALUE");
+    }
+    flag->second(value);
+  }
+  if (options.listen_addresses.empty()) options.listen_addresses.push_back(kDefaultListenAddress);
+  return options;
+}
+
+std::string usage_text() {
+  return R"(usage: netif_rx_exporter [<flags>]
+
+Prometheus exporter of received packets per network device and CPU, counted by
+an eBPF probe on the kernel tracepoint net:netif_receive_skb.
+
+Flags:
+  -h, --help                   Show this help and exit.
+      --version                Show the version and exit.
+      --config.file=PATH       YAML configuration file (default: embedded defaults;
+                               every key is documented in netif_rx_exporter.yaml).
+      --web.listen-address=ADDR
+                               Address to listen on, repeatable
+                               (default: :19100; forms: :PORT, HOST:PORT, [IPv6]:PORT).
+      --web.telemetry-path=PATH
+                               Path under which metrics are served (default: /metrics).
+      --log.level=LEVEL        debug, info, warn or error (default: info).
+      --log.format=FORMAT      logfmt or json (default: logfmt).
+      --bpf.btf-path=PATH      Kernel BTF used to relocate the probe
+                               (default: /sys/kernel/btf/vmlinux).
+)";
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,37 @@
+// Command-line flags, Prometheus style: --flag=value or --flag value.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace netif_rx {
+
+inline constexpr const char* kDefaultListenAddress = ":19100";
+inline constexpr const char* kDefaultTelemetryPath = "/metrics";
+inline constexpr const char* kDefaultBtfPath = "/sys/kernel/btf/vmlinux";
+
+struct CliOptions {
+  std::optional<std::string> config_file;
+  std::vector<std::string> listen_addresses;  // defaults to {kDefaultListenAddress}
+  std::string telemetry_path = kDefaultTelemetryPath;
+  std::string log_level = "info";
+  std::string log_format = "logfmt";
+  std::string btf_path = kDefaultBtfPath;
+  bool show_version = false;
+  bool show_help = false;
+};
+
+// A flag that can't be used; what() is one line saying which and why.
+class CliError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses argv (without argv[0]). Throws CliError.
+CliOptions parse_cli(const std::vector<std::string>& args);
+
+std::string usage_text();
+
+}  // namespace netif_rx

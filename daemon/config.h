@@ -1,0 +1,52 @@
+// The exporter's configuration: embedded defaults, overridden by the YAML
+// file given with --config.file. Every key is documented, with its default,
+// in config/netif_rx_exporter.yaml.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "duration.h"
+#include "netif_rx.h"
+
+namespace netif_rx {
+
+enum class NamespaceMode { host, all };
+enum class AttachMode { automatic, tp_btf, tracepoint };
+
+struct Config {
+  // How often the probe's maps are read; scrapes serve the latest read.
+  Milliseconds poll_interval{1000};
+  // host: count only the exporter's own network namespace; all: every one.
+  NamespaceMode namespaces = NamespaceMode::host;
+  // false drops the cpu label and sums over CPUs.
+  bool per_cpu = true;
+  // Capacity of the probe's per-device map.
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
+  // Which twin of the probe to attach; automatic prefers tp_btf.
+  AttachMode attach = AttachMode::automatic;
+};
+
+inline constexpr std::uint32_t kMaxDevicesLimit = 1U << 20;
+inline constexpr Milliseconds kMinPollInterval{100};
+inline constexpr Milliseconds kMaxPollInterval{3600 * 1000};
+
+// A configuration that can't be used. what() is one line naming the file,
+// line, column and key, and what is expected.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses YAML text; `source` names it in error messages. Throws ConfigError.
+Config parse_config(std::string_view yaml_text, const std::string& source);
+
+// Reads and parses a file. Throws ConfigError (also when it can't be read).
+Config load_config_file(const std::string& path);
+
+std::string_view to_string(NamespaceMode mode);
+std::string_view to_string(AttachMode mode);
+
+}  // namespace netif_rx

@@ -1,0 +1,18 @@
+// CPU lists in the kernel's sysfs format ("0-3,8,10-11").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace netif_rx {
+
+// Parses a list such as "0-3,8"; nullopt when it is malformed.
+std::optional<std::vector<unsigned>> parse_cpu_list(std::string_view text);
+
+// The CPUs that exist on this machine (/sys/devices/system/cpu/present).
+// Per-CPU maps have a slot for every *possible* CPU; only these are exported.
+std::vector<unsigned> present_cpus();
+
+}  // namespace netif_rx

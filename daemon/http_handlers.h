@@ -1,0 +1,72 @@
+// The exporter's HTTP endpoints, as civetweb handlers.
+#pragma once
+
+#include <CivetServer.h>
+#include <prometheus/collectable.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace netif_rx {
+
+// Answers GET and HEAD on exactly `path` through respond(); other paths that
+// civetweb routes here (it matches by prefix) get 404, other methods 405.
+class ReadOnlyHandler : public CivetHandler {
+ public:
+  explicit ReadOnlyHandler(std::string path) : path_(std::move(path)) {}
+  const std::string& path() const { return path_; }
+
+  bool handleGet(CivetServer* server, mg_connection* conn) override;
+  bool handleHead(CivetServer* server, mg_connection* conn) override;
+  bool handlePost(CivetServer* server, mg_connection* conn) override;
+  bool handlePut(CivetServer* server, mg_connection* conn) override;
+  bool handleDelete(CivetServer* server, mg_connection* conn) override;
+  bool handlePatch(CivetServer* server, mg_connection* conn) override;
+  bool handleOptions(CivetServer* server, mg_connection* conn) override;
+
+ protected:
+  struct Response {
+    int status = 200;
+    std::string content_type = "text/plain; charset=utf-8";
+    std::string body;
+  };
+  virtual Response respond(mg_connection* conn) = 0;
+
+ private:
+  bool serve(mg_connection* conn, bool with_body);
+  bool refuse(mg_connection* conn);
+
+  std::string path_;
+};
+
+// The exposition of every collectable, in the text format.
+class MetricsHandler final : public ReadOnlyHandler {
+ public:
+  MetricsHandler(std::string path, std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
+      : ReadOnlyHandler(std::move(path)), collectables_(std::move(collectables)) {}
+
+ protected:
+  Response respond(mg_connection* conn) override;
+
+ private:
+  std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+};
+
+// A fixed answer, or one computed by a callback (health, readiness, landing page).
+class TextHandler final : public ReadOnlyHandler {
+ public:
+  using Producer = std::function<Response()>;
+  TextHandler(std::string path, Producer producer)
+      : ReadOnlyHandler(std::move(path)), producer_(std::move(producer)) {}
+  using ReadOnlyHandler::Response;
+
+ protected:
+  Response respond(mg_connection*) override { return producer_(); }
+
+ private:
+  Producer producer_;
+};
+
+}  // namespace netif_rx

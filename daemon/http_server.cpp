@@ -1,0 +1,72 @@
+#include "http_server.h"
+
+#include <CivetServer.h>
+#include <spdlog/spdlog.h>
+
+#include "http_handlers.h"
+
+namespace netif_rx {
+namespace {
+
+std::string landing_page(const std::string& telemetry_path) {
+  return "<!DOCTYPE html>\n<html><head><title>netif_rx_exporter</title></head><body>\n"
+         "<h1>netif_rx_exporter</h1>\n"
+         "<p>Received packets per network device and CPU, counted by an eBPF probe on "
+         "net:netif_receive_skb.</p>\n<ul>\n"
+         "<li><a href=\"" + telemetry_path + "\">Metrics</a></li>\n"
+         "<li><a href=\"/-/healthy\">Health</a></li>\n"
+         "<li><a href=\"/-/ready\">Readiness</a></li>\n"
+         "</ul>\n</body></html>\n";
+}
+
+}  // namespace
+
+HttpServer::HttpServer(HttpOptions options,
+                       std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
+    : options_(std::move(options)) {
+  std::string ports;
+  for (const auto& address : options_.addresses) {
+    check_can_listen(address);
+    ports += (ports.empty() ? "" : ",") + address.civetweb_port();
+  }
+  const std::vector<std::string> civet_options{
+      "listening_ports", ports,  "num_threads", "4",         "request_timeout_ms", "10000",
+      "enable_keep_alive", "yes", "keep_alive_timeout_ms", "5000"};
+  try {
+    server_ = std::make_unique<CivetServer>(civet_options);
+  } catch (const CivetException& e) {
+    throw ListenError("cannot start the HTTP server on " + ports + ": " + e.what() +
+                      "; check --web.listen-address");
+  }
+
+  handlers_.push_back(std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
+
+  const std::string landing = landing_page(options_.telemetry_path);
+  handlers_.push_back(std::make_unique<TextHandler>("/", [landing] {
+    return TextHandler::Response{200, "text/html; charset=utf-8", landing};
+  }));
+  handlers_.push_back(std::make_unique<TextHandler>("/-/healthy", [] {
+    return TextHandler::Response{200, "text/plain; charset=utf-8", "Healthy\n"};
+  }));
+  auto ready_check = options_.ready;
+  handlers_.push_back(std::make_unique<TextHandler>("/-/ready", [ready_check] {
+    if (ready_check && ready_check()) {
+      return TextHandler::Response{200, "text/plain; charset=utf-8", "Ready\n"};
+    }
+    return TextHandler::Response{503, "text/plain; charset=utf-8",
+                                 "Not ready: probe not attached or polls are stale\n"};
+  }));
+  for (const auto& handler : handlers_) server_->addHandler(handler->path(), handler.get());
+
+  for (const auto& address : options_.addresses) {
+    spdlog::info("listening on {} (metrics at {})", address.text, options_.telemetry_path);
+  }
+}
+
+HttpServer::~HttpServer() {
+  if (server_) server_->close();
+}
+
+std::vector<int> HttpServer::listening_ports() const { return server_->getListeningPorts(); }
+
+}  // namespace netif_rx

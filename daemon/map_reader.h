@@ -1,0 +1,73 @@
+// Reads the probe's maps into plain data (no Prometheus types). Errors are
+// returned as values naming the map and the operation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "netif_rx.h"
+
+// Global, beside the struct, so that argument-dependent lookup finds it.
+inline bool operator==(const netif_rx_device_key& a, const netif_rx_device_key& b) {
+  return a.netns_inum == b.netns_inum && a.ifindex == b.ifindex;
+}
+
+namespace netif_rx {
+
+struct DeviceKeyHash {
+  std::size_t operator()(const netif_rx_device_key& key) const {
+    return (static_cast<std::uint64_t>(key.netns_inum) << 32 | key.ifindex) * 0x9E3779B97F4A7C15ULL;
+  }
+};
+
+// One device's counters, one element per possible CPU (index = CPU number).
+struct DeviceCounters {
+  netif_rx_device_key key{};
+  std::vector<netif_rx_counters> per_cpu;
+};
+
+struct MapReadError {
+  std::string map;        // e.g. "device_counters"
+  std::string operation;  // e.g. "lookup_batch"
+  int error = 0;          // positive errno
+  std::string describe() const;
+};
+
+template <typename T>
+struct MapRead {
+  T value{};
+  std::vector<MapReadError> errors;
+  bool ok() const { return errors.empty(); }
+};
+
+class MapReader {
+ public:
+  // Borrows the descriptors; `possible_cpus` sizes the per-CPU values.
+  MapReader(int device_counters_fd, int device_names_fd, int untracked_fd, unsigned possible_cpus);
+
+  // Every entry of the per-device map (batch lookup where the kernel has it).
+  MapRead<std::vector<DeviceCounters>> read_device_counters();
+  // The names the probe recorded, by device.
+  MapRead<std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>> read_device_names();
+  // The untracked counters, one element per possible CPU.
+  MapRead<std::vector<netif_rx_counters>> read_untracked();
+  // Removes a device from both per-device maps (a missing entry is fine).
+  std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
+
+  // Entries in the per-device map at the last read.
+  std::size_t last_device_count() const { return last_device_count_; }
+
+ private:
+  MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
+
+  int counters_fd_;
+  int names_fd_;
+  int untracked_fd_;
+  unsigned possible_cpus_;
+  bool batch_supported_ = true;
+  std::size_t last_device_count_ = 0;
+};
+
+}  // namespace netif_rx

@@ -1,0 +1,35 @@
+// The exporter's metrics about itself (netif_rx_exporter_*), kept in a
+// prometheus-cpp registry whose metric types are thread-safe.
+#pragma once
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <memory>
+#include <string>
+
+namespace netif_rx {
+
+class SelfMetrics {
+ public:
+  SelfMetrics();
+
+  std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
+
+  void set_probe_attached(bool attached) { probe_attached_.Set(attached ? 1 : 0); }
+  void observe_poll(double seconds) { poll_duration_.Observe(seconds); }
+  void set_last_poll_timestamp(double unix_seconds) { last_poll_timestamp_.Set(unix_seconds); }
+  // reason: map_read, map_delete, name_resolution.
+  void count_poll_error(const std::string& reason);
+
+ private:
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Gauge& probe_attached_;
+  prometheus::Histogram& poll_duration_;
+  prometheus::Family<prometheus::Counter>& poll_errors_;
+  prometheus::Gauge& last_poll_timestamp_;
+};
+
+}  // namespace netif_rx

@@ -1,0 +1,26 @@
+// The prometheus-cpp Collectable that turns the latest snapshot into metric
+// families at scrape time: no syscalls, no waiting on the poller.
+#pragma once
+
+#include <prometheus/collectable.h>
+
+#include "exposition.h"
+#include "snapshot_store.h"
+
+namespace netif_rx {
+
+class SnapshotCollector final : public prometheus::Collectable {
+ public:
+  SnapshotCollector(const SnapshotStore& store, RenderOptions options)
+      : store_(store), options_(options) {}
+
+  std::vector<prometheus::MetricFamily> Collect() const override {
+    return render_snapshot(*store_.latest(), options_);
+  }
+
+ private:
+  const SnapshotStore& store_;
+  RenderOptions options_;
+};
+
+}  // namespace netif_rx
