@@ -51,7 +51,7 @@ struct {
 static __noinline int count_new_device(struct netif_rx_device_key *key, struct net_device *dev,
 				       __u32 len)
 {
-	struct netif_rx_counters first = { .packets = 1, .bytes = len };
+	struct netif_rx_counters first = {.packets = 1, .bytes = len};
 	struct netif_rx_counters *counters;
 	long err;
 
@@ -85,7 +85,7 @@ static __noinline int count_new_device(struct netif_rx_device_key *key, struct n
 static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 len,
 					struct net_device *dev)
 {
-	struct netif_rx_device_key key = { .netns_inum = netns_inum, .ifindex = ifindex };
+	struct netif_rx_device_key key = {.netns_inum = netns_inum, .ifindex = ifindex};
 	struct netif_rx_counters *counters;
 
 	if (!count_all_namespaces && netns_inum != host_netns_inum)

@@ -20,7 +20,7 @@
  * within it. An ifindex alone is ambiguous: every namespace has its own 2. */
 struct netif_rx_device_key {
 	__u32 netns_inum; /* inode number of the device's network namespace */
-	__u32 ifindex;    /* dev->ifindex, unique only within that namespace */
+	__u32 ifindex;	  /* dev->ifindex, unique only within that namespace */
 };
 
 /* Per-CPU counters of one device (the value of the `device_counters` map,
@@ -46,8 +46,8 @@ struct netif_rx_device_name {
 
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_key) == 8, "device key is 8 bytes");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_counters) % 8 == 0,
-	       "per-CPU values must be a multiple of 8 bytes");
+		       "per-CPU values must be a multiple of 8 bytes");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
-	       "device name is IFNAMSIZ bytes");
+		       "device name is IFNAMSIZ bytes");
 
 #endif /* NETIF_RX_H */

@@ -51,15 +51,25 @@ void App::start() {
           self_metrics_.registry(), std::make_shared<SnapshotCollector>(store_, render)});
   poller_->start();
   spdlog::info("netif_rx_exporter is ready (poll_interval={}, per_cpu={}, namespaces={})",
-               format_duration(config_.poll_interval), config_.per_cpu, to_string(config_.namespaces));
+               format_duration(config_.poll_interval), config_.per_cpu,
+               to_string(config_.namespaces));
 }
 
 void App::stop() {
-  http_.reset();
-  if (poller_) poller_->stop();
-  poller_.reset();
-  if (probe_) self_metrics_.set_probe_attached(false);
-  probe_.reset();
+  if (http_) {
+    http_.reset();
+    spdlog::debug("HTTP server stopped");
+  }
+  if (poller_) {
+    poller_->stop();
+    poller_.reset();
+    spdlog::debug("poller stopped");
+  }
+  if (probe_) {
+    self_metrics_.set_probe_attached(false);
+    probe_.reset();
+    spdlog::debug("probe detached");
+  }
 }
 
 bool App::ready() const {
@@ -67,7 +77,8 @@ bool App::ready() const {
   const auto last = poller_->last_success();
   // Fresh: within three poll intervals (and never before the first poll).
   return last.time_since_epoch().count() != 0 &&
-         std::chrono::steady_clock::now() - last < 3 * config_.poll_interval + std::chrono::seconds(1);
+         std::chrono::steady_clock::now() - last <
+             3 * config_.poll_interval + std::chrono::seconds(1);
 }
 
 std::vector<int> App::listening_ports() const {

@@ -20,7 +20,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   using Setter = std::function<void(const std::string&)>;
   const std::map<std::string, Setter> valued{
       {"--config.file", [&](const std::string& v) { options.config_file = v; }},
-      {"--web.listen-address", [&](const std::string& v) { options.listen_addresses.push_back(v); }},
+      {"--web.listen-address",
+       [&](const std::string& v) { options.listen_addresses.push_back(v); }},
       {"--web.telemetry-path",
        [&](const std::string& v) {
          if (v.empty() || v[0] != '/' || v == "/") {
@@ -85,13 +86,16 @@ an eBPF probe on the kernel tracepoint net:netif_receive_skb.
 Flags:
   -h, --help                   Show this help and exit.
       --version                Show the version and exit.
-      --config.file=PATH       YAML configuration file (default: embedded defaults;
-                               every key is documented in netif_rx_exporter.yaml).
+      --config.file=PATH       YAML configuration file (default: embedded
+                               defaults; every key is documented in
+                               netif_rx_exporter.yaml).
       --web.listen-address=ADDR
-                               Address to listen on, repeatable
-                               (default: :19100; forms: :PORT, HOST:PORT, [IPv6]:PORT).
+                               Address to listen on, repeatable (default:
+                               :19100; forms: :PORT, IPV4:PORT, HOST:PORT;
+                               IPv4 only).
       --web.telemetry-path=PATH
-                               Path under which metrics are served (default: /metrics).
+                               Path under which metrics are served
+                               (default: /metrics).
       --log.level=LEVEL        debug, info, warn or error (default: info).
       --log.format=FORMAT      logfmt or json (default: logfmt).
       --bpf.btf-path=PATH      Kernel BTF used to relocate the probe

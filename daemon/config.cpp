@@ -1,15 +1,21 @@
 #include "config.h"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 
+#include "unique_fd.h"
+
 namespace netif_rx {
 namespace {
+
+// Guards against --config.file=/dev/zero and the like.
+constexpr std::size_t kMaxConfigFileSize = 1024 * 1024;  // "1 MiB" in the message
 
 // "file:line:col: key 'name': message" (YAML marks are 0-based).
 [[noreturn]] void fail_at(const std::string& source, const YAML::Mark& mark, std::string_view key,
@@ -25,9 +31,17 @@ namespace {
 
 class Reader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
+  // `key_mark`: where the key being read is.
+  Reader(const std::string& source, const YAML::Mark& key_mark)
+      : source_(source), key_mark_(key_mark) {}
 
-  std::string scalar(const YAML::Node& node, std::string_view key, std::string_view expected) const {
+  std::string scalar(const YAML::Node& node, std::string_view key,
+                     std::string_view expected) const {
+    // "key:" with nothing after it: the empty value's mark is wherever the
+    // parser went next (the next line), so point at the key instead.
+    if (node.IsNull()) {
+      fail_at(source_, key_mark_, key, "has no value; expected " + std::string(expected));
+    }
     if (!node.IsScalar()) fail_at(source_, node.Mark(), key, "expected " + std::string(expected));
     return node.Scalar();
   }
@@ -99,7 +113,8 @@ class Reader {
   const std::string& source() const { return source_; }
 
  private:
-  std::string source_;
+  const std::string& source_;
+  YAML::Mark key_mark_;
 };
 
 constexpr std::pair<std::string_view, NamespaceMode> kNamespaceModes[] = {
@@ -123,13 +138,13 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
   if (root.IsNull()) return config;  // an empty file means the defaults
   if (!root.IsMap()) fail_at(source, root.Mark(), "", "expected a mapping of keys to values");
 
-  const Reader reader(source);
   const std::set<std::string> known{"poll_interval", "namespaces", "per_cpu", "max_devices",
                                     "attach"};
   std::set<std::string> seen;
   for (const auto& entry : root) {
     const std::string key = entry.first.Scalar();
     const YAML::Node& value = entry.second;
+    const Reader reader(source, entry.first.Mark());
     if (!known.count(key)) reader.unknown_key(entry.first, key, known);
     if (!seen.insert(key).second) fail_at(source, entry.first.Mark(), key, "given twice");
 
@@ -140,7 +155,8 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
     } else if (key == "per_cpu") {
       config.per_cpu = reader.boolean(value, key);
     } else if (key == "max_devices") {
-      config.max_devices = static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
+      config.max_devices =
+          static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
     } else if (key == "attach") {
       config.attach = reader.choice(value, key, kAttachModes);
     }
@@ -149,14 +165,30 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
 }
 
 Config load_config_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw ConfigError(path + ": cannot read the configuration file: " + std::strerror(errno) +
-                      "; check --config.file");
+  const auto cannot_read = [&](const std::string& why) {
+    return ConfigError(path + ": cannot read the configuration file: " + why +
+                       "; check --config.file");
+  };
+  // open() and read() rather than an ifstream: a directory opens fine and
+  // only fails to read (EISDIR), which an ifstream would take for an empty
+  // file, that is for the defaults.
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) throw cannot_read(std::strerror(errno));
+  std::string text;
+  char buffer[4096];
+  while (true) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw cannot_read(std::strerror(errno));
+    }
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxConfigFileSize) {
+      throw cannot_read("it is larger than 1 MiB");
+    }
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), path);
+  return parse_config(text, path);
 }
 
 std::string_view to_string(NamespaceMode mode) {

@@ -28,7 +28,12 @@ std::optional<std::vector<unsigned>> parse_cpu_list(std::string_view text) {
     auto first = parse_number(item.substr(0, dash));
     auto last = dash == std::string_view::npos ? first : parse_number(item.substr(dash + 1));
     if (!first || !last || *last < *first || *last - *first > 65536) return std::nullopt;
-    for (unsigned cpu = *first; cpu <= *last; ++cpu) cpus.push_back(cpu);
+    // Counts up to `last` inclusive without `cpu <= last`, which never ends
+    // when `last` is the largest unsigned.
+    for (unsigned cpu = *first;; ++cpu) {
+      cpus.push_back(cpu);
+      if (cpu == *last) break;
+    }
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
   }

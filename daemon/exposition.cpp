@@ -39,15 +39,15 @@ std::vector<ClientMetric::Label> labels(const std::string* cpu, const std::strin
 }  // namespace
 
 std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options) {
-  MetricFamily packets = counter_family(
-      "netif_rx_packets_total",
-      "Packets received by a network device (net:netif_receive_skb), by the CPU that processed them.");
+  MetricFamily packets = counter_family("netif_rx_packets_total",
+                                        "Packets received by a network device "
+                                        "(net:netif_receive_skb), by the CPU that processed them.");
   MetricFamily bytes = counter_family(
       "netif_rx_bytes_total",
       "Bytes (skb->len, network layer) of the packets received by a network device, by CPU.");
-  MetricFamily untracked = counter_family(
-      "netif_rx_untracked_packets_total",
-      "Packets counted without a device because the probe's device map was full.");
+  MetricFamily untracked =
+      counter_family("netif_rx_untracked_packets_total",
+                     "Packets counted without a device because the probe's device map was full.");
 
   std::vector<std::string> cpu_names;
   cpu_names.reserve(snapshot.cpus.size());
@@ -63,10 +63,12 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
     if (options.per_cpu) {
       for (std::size_t i = 0; i < snapshot.cpus.size(); ++i) {
         const unsigned cpu = snapshot.cpus[i];
-        const netif_rx_counters value = cpu < device.per_cpu.size() ? device.per_cpu[cpu]
-                                                                    : netif_rx_counters{};
-        packets.metric.push_back(counter(labels(&cpu_names[i], &device.name, netns_label), value.packets));
-        bytes.metric.push_back(counter(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
+        const netif_rx_counters value =
+            cpu < device.per_cpu.size() ? device.per_cpu[cpu] : netif_rx_counters{};
+        packets.metric.push_back(
+            counter(labels(&cpu_names[i], &device.name, netns_label), value.packets));
+        bytes.metric.push_back(
+            counter(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
       }
     } else {
       netif_rx_counters sum{};

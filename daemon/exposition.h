@@ -10,7 +10,7 @@
 namespace netif_rx {
 
 struct RenderOptions {
-  bool per_cpu = true;      // false: drop the cpu label and sum over CPUs
+  bool per_cpu = true;       // false: drop the cpu label and sum over CPUs
   bool netns_label = false;  // true when every namespace is watched
 };
 

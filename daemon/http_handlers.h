@@ -44,7 +44,8 @@ class ReadOnlyHandler : public CivetHandler {
 // The exposition of every collectable, in the text format.
 class MetricsHandler final : public ReadOnlyHandler {
  public:
-  MetricsHandler(std::string path, std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
+  MetricsHandler(std::string path,
+                 std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
       : ReadOnlyHandler(std::move(path)), collectables_(std::move(collectables)) {}
 
  protected:

@@ -1,19 +1,41 @@
 #include "http_server.h"
 
 #include <CivetServer.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "http_handlers.h"
+#include "unique_fd.h"
 
 namespace netif_rx {
 namespace {
+
+// Connects to a listener and hangs up at once.
+void poke_listener(const ListenAddress& address) {
+  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!fd.valid()) return;
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(address.port);
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (!address.host.empty()) ::inet_pton(AF_INET, address.host.c_str(), &sa.sin_addr);
+  (void)::connect(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+}
 
 std::string landing_page(const std::string& telemetry_path) {
   return "<!DOCTYPE html>\n<html><head><title>netif_rx_exporter</title></head><body>\n"
          "<h1>netif_rx_exporter</h1>\n"
          "<p>Received packets per network device and CPU, counted by an eBPF probe on "
          "net:netif_receive_skb.</p>\n<ul>\n"
-         "<li><a href=\"" + telemetry_path + "\">Metrics</a></li>\n"
+         "<li><a href=\"" +
+         telemetry_path +
+         "\">Metrics</a></li>\n"
          "<li><a href=\"/-/healthy\">Health</a></li>\n"
          "<li><a href=\"/-/ready\">Readiness</a></li>\n"
          "</ul>\n</body></html>\n";
@@ -30,8 +52,8 @@ HttpServer::HttpServer(HttpOptions options,
     ports += (ports.empty() ? "" : ",") + address.civetweb_port();
   }
   const std::vector<std::string> civet_options{
-      "listening_ports", ports,  "num_threads", "4",         "request_timeout_ms", "10000",
-      "enable_keep_alive", "yes", "keep_alive_timeout_ms", "5000"};
+      "listening_ports",   ports, "num_threads",           "4",   "request_timeout_ms", "10000",
+      "enable_keep_alive", "no",  "keep_alive_timeout_ms", "5000"};
   try {
     server_ = std::make_unique<CivetServer>(civet_options);
   } catch (const CivetException& e) {
@@ -39,7 +61,8 @@ HttpServer::HttpServer(HttpOptions options,
                       "; check --web.listen-address");
   }
 
-  handlers_.push_back(std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
+  handlers_.push_back(
+      std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
 
   const std::string landing = landing_page(options_.telemetry_path);
   handlers_.push_back(std::make_unique<TextHandler>("/", [landing] {
@@ -64,7 +87,19 @@ HttpServer::HttpServer(HttpOptions options,
 }
 
 HttpServer::~HttpServer() {
-  if (server_) server_->close();
+  if (!server_) return;
+  // civetweb 1.15's mg_stop() sleeps in poll() for up to 2 s before it sees
+  // the stop flag; a connection to each listener wakes it at once.
+  std::atomic<bool> closed{false};
+  std::thread waker([&] {
+    while (!closed.load()) {
+      for (const auto& address : options_.addresses) poke_listener(address);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  server_->close();
+  closed = true;
+  waker.join();
 }
 
 std::vector<int> HttpServer::listening_ports() const { return server_->getListeningPorts(); }

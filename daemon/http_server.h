@@ -26,7 +26,8 @@ struct HttpOptions {
 class HttpServer {
  public:
   // Binds every address; throws ListenError with the fix when one can't be.
-  HttpServer(HttpOptions options, std::vector<std::shared_ptr<prometheus::Collectable>> collectables);
+  HttpServer(HttpOptions options,
+             std::vector<std::shared_ptr<prometheus::Collectable>> collectables);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -31,8 +31,10 @@ ListenAddress parse_listen_address(const std::string& text) {
   const std::string port_text = text.substr(colon + 1);
 
   unsigned port = 0;
-  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535 || port_text.empty()) {
+  const auto [end, ec] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535 ||
+      port_text.empty()) {
     throw bad("has an invalid port '" + port_text + "'; use a number from 0 to 65535");
   }
   address.port = static_cast<std::uint16_t>(port);
@@ -52,7 +54,8 @@ ListenAddress parse_listen_address(const std::string& text) {
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
   if (const int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found); rc != 0 || !found) {
-    throw bad("names a host that does not resolve to an IPv4 address (" + std::string(gai_strerror(rc)) + ")");
+    throw bad("names a host that does not resolve to an IPv4 address (" +
+              std::string(gai_strerror(rc)) + ")");
   }
   char buf[INET_ADDRSTRLEN];
   inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr, buf, sizeof buf);
@@ -77,8 +80,8 @@ void check_can_listen(const ListenAddress& address) {
     const int err = errno;
     std::string fix;
     if (err == EADDRINUSE) {
-      fix = "another process holds the port (see: ss -ltnp 'sport = :" + std::to_string(address.port) +
-            "'); choose another with --web.listen-address";
+      fix = "another process holds the port (see: ss -ltnp 'sport = :" +
+            std::to_string(address.port) + "'); choose another with --web.listen-address";
     } else if (err == EACCES) {
       fix = "ports below 1024 need CAP_NET_BIND_SERVICE; choose a higher port";
     } else if (err == EADDRNOTAVAIL) {

@@ -115,8 +115,8 @@ std::string format_log_line(LogFormat format, std::string_view timestamp, std::s
 }
 
 void setup_logging(std::string_view level, LogFormat format) {
-  auto logger = std::make_shared<spdlog::logger>(
-      "netif_rx_exporter", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto logger = std::make_shared<spdlog::logger>("netif_rx_exporter",
+                                                 std::make_shared<spdlog::sinks::stderr_sink_mt>());
   logger->set_formatter(std::make_unique<LineFormatter>(format));
   logger->set_level(spdlog::level::from_str(std::string(level)));
   logger->flush_on(spdlog::level::trace);

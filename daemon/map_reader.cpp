@@ -134,7 +134,8 @@ std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& ke
                                               {names_fd_, "device_names"}};
   for (const auto& [fd, name] : maps) {
     const int rc = bpf_map_delete_elem(fd, &key);
-    if (rc != 0 && last_errno(rc) != ENOENT) errors.push_back({name, "delete_elem", last_errno(rc)});
+    if (rc != 0 && last_errno(rc) != ENOENT)
+      errors.push_back({name, "delete_elem", last_errno(rc)});
   }
   return errors;
 }

@@ -70,9 +70,10 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
 
   // Step 1: the kernel's BTF, which CO-RE relocation needs.
   if (::access(options.btf_path.c_str(), R_OK) != 0) {
-    throw ProbeError("kernel BTF not readable at " + options.btf_path + ": " + errno_text(errno) +
-                     "; the probe needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (5.8 or later), "
-                     "or --bpf.btf-path pointing at this kernel's BTF");
+    throw ProbeError(
+        "kernel BTF not readable at " + options.btf_path + ": " + errno_text(errno) +
+        "; the probe needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (5.8 or later), "
+        "or --bpf.btf-path pointing at this kernel's BTF");
   }
   // Step 2: privileges, checked up front for a clear answer.
   if (!can_load_bpf()) {
@@ -96,7 +97,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
 
     // Step 3: open the embedded object.
     LIBBPF_OPTS(bpf_object_open_opts, open_opts);
-    if (options.btf_path != "/sys/kernel/btf/vmlinux") open_opts.btf_custom_path = options.btf_path.c_str();
+    if (options.btf_path != "/sys/kernel/btf/vmlinux")
+      open_opts.btf_custom_path = options.btf_path.c_str();
     std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(netif_rx_bpf::open(&open_opts));
     if (!skeleton) throw ProbeError("opening the embedded BPF object failed: " + errno_text(errno));
 
@@ -106,7 +108,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names}) {
       if (int err = bpf_map__set_max_entries(map, options.max_devices); err != 0) {
         throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
-                         std::to_string(options.max_devices) + " entries failed: " + errno_text(err));
+                         std::to_string(options.max_devices) +
+                         " entries failed: " + errno_text(err));
       }
     }
     bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
@@ -116,14 +119,16 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     // Step 5: load (the verifier runs here).
     if (int err = netif_rx_bpf::load(skeleton.get()); err != 0) {
       if (err == -EPERM) {
-        throw ProbeError("loading the probe was refused: " + errno_text(err) + "; it " + kPrivilegeHint);
+        throw ProbeError("loading the probe was refused: " + errno_text(err) + "; it " +
+                         kPrivilegeHint);
       }
       last_error = "loading the " + std::string(kind) + " program failed: " + errno_text(err) +
                    (err == -EACCES || err == -EINVAL
                         ? "; the kernel's verifier rejected it (run with --log.level=debug for the "
                           "verifier log)"
                         : "");
-      if (i + 1 < attempts.size()) spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+      if (i + 1 < attempts.size())
+        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
       continue;
     }
 
@@ -135,7 +140,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
                    (use_tp_btf ? "; the kernel may lack BTF-typed tracepoints (needs 5.8 or later)"
                                : "; the classic tracepoint needs tracefs mounted at "
                                  "/sys/kernel/tracing and perf_event_open allowed");
-      if (i + 1 < attempts.size()) spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+      if (i + 1 < attempts.size())
+        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
       continue;
     }
     // The skeleton owns the link from here: destroy() detaches it.

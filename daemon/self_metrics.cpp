@@ -20,13 +20,14 @@ SelfMetrics::SelfMetrics()
                           .Help("1 while the probe is attached and counting, else 0.")
                           .Register(*registry_)
                           .Add({})),
-      poll_duration_(prometheus::BuildHistogram()
-                         .Name("netif_rx_exporter_poll_duration_seconds")
-                         .Help("Time to read the probe's maps and build a snapshot.")
-                         .Register(*registry_)
-                         .Add({}, prometheus::Histogram::BucketBoundaries{
-                                      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
-                                      0.025, 0.05, 0.1, 0.25, 0.5, 1})),
+      poll_duration_(
+          prometheus::BuildHistogram()
+              .Name("netif_rx_exporter_poll_duration_seconds")
+              .Help("Time to read the probe's maps and build a snapshot.")
+              .Register(*registry_)
+              .Add({}, prometheus::Histogram::BucketBoundaries{0.0001, 0.00025, 0.0005, 0.001,
+                                                               0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                               0.1, 0.25, 0.5, 1})),
       poll_errors_(prometheus::BuildCounter()
                        .Name("netif_rx_exporter_poll_errors_total")
                        .Help("Failed map reads, map deletions or device name resolutions.")

@@ -1,0 +1,107 @@
+#include "exporter_process.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace netif_rx::test {
+
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+ExporterProcess::ExporterProcess(const std::string& config_yaml,
+                                 const std::vector<std::string>& extra_flags) {
+  char dir_template[] = "/tmp/netif_rx_test.XXXXXX";
+  dir_ = ::mkdtemp(dir_template);
+  std::ofstream(dir_ + "/config.yaml") << config_yaml;
+  port_ = free_port();
+
+  std::vector<std::string> argv{NETIF_RX_EXPORTER_BINARY, "--config.file=" + dir_ + "/config.yaml",
+                                "--web.listen-address=127.0.0.1:" + std::to_string(port_)};
+  argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+  const std::string log_path = dir_ + "/exporter.log";
+
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(log_fd, STDOUT_FILENO);
+    ::dup2(log_fd, STDERR_FILENO);
+    std::vector<char*> args;
+    for (auto& arg : argv) args.push_back(arg.data());
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+}
+
+ExporterProcess::~ExporterProcess() {
+  stop();
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+bool ExporterProcess::wait_ready(int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (std::chrono::steady_clock::now() < deadline) {
+    int status = 0;
+    if (pid_ <= 0 || ::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return false;
+    }
+    if (http_get(port_, "/-/ready").status == 200) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+int ExporterProcess::stop(int timeout_ms) {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return -1;
+}
+
+Series ExporterProcess::scrape() {
+  const HttpResponse response = http_get(port_, "/metrics");
+  return response.status == 200 ? parse_exposition(response.body) : Series{};
+}
+
+std::string ExporterProcess::log() const {
+  std::ifstream in(dir_ + "/exporter.log");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace netif_rx::test

@@ -1,0 +1,42 @@
+// The real netif_rx_exporter binary, started as a user would start it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "http_client.h"
+
+namespace netif_rx::test {
+
+class ExporterProcess {
+ public:
+  // Starts the binary with `config_yaml` as its configuration file and a free
+  // loopback port; extra flags are appended.
+  ExporterProcess(const std::string& config_yaml, const std::vector<std::string>& extra_flags = {});
+  ~ExporterProcess();
+  ExporterProcess(const ExporterProcess&) = delete;
+  ExporterProcess& operator=(const ExporterProcess&) = delete;
+
+  // Waits until /-/ready answers 200 or the process exits; false on failure
+  // (then log() says why).
+  bool wait_ready(int timeout_ms = 10000);
+  // SIGTERM and wait; returns the exit code (-1 when it had to be killed).
+  int stop(int timeout_ms = 2000);
+
+  Series scrape();
+  int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  std::string log() const;
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string dir_;
+};
+
+// A TCP port on 127.0.0.1 that nothing listens on right now.
+int free_port();
+
+}  // namespace netif_rx::test

@@ -1,0 +1,142 @@
+#include "test_network.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "command.h"
+
+namespace netif_rx::test {
+namespace {
+
+std::vector<std::string> in_netns(const std::string& netns, std::vector<std::string> argv) {
+  if (netns.empty()) return argv;
+  std::vector<std::string> out{"ip", "netns", "exec", netns};
+  out.insert(out.end(), argv.begin(), argv.end());
+  return out;
+}
+
+std::string read_mac(const std::string& netns, const std::string& link) {
+  const auto result = run_command(in_netns(netns, {"cat", "/sys/class/net/" + link + "/address"}));
+  std::string mac = result.output;
+  while (!mac.empty() && (mac.back() == '\n' || mac.back() == ' ')) mac.pop_back();
+  return mac;
+}
+
+}  // namespace
+
+TestNetwork::TestNetwork(std::string prefix) : prefix_(std::move(prefix)) {}
+
+TestNetwork::~TestNetwork() {
+  for (const auto& link : host_links_) run_command({"ip", "link", "del", link});
+  for (const auto& netns : namespaces_) run_command({"ip", "netns", "del", netns});
+}
+
+std::string TestNetwork::add_namespace(const std::string& suffix) {
+  const std::string name = prefix_ + suffix;
+  run_command({"ip", "netns", "del", name});  // a leftover of a crashed run
+  if (run_or_fail({"ip", "netns", "add", name})) namespaces_.push_back(name);
+  run_or_fail({"ip", "-n", name, "link", "set", "lo", "up"});
+  return name;
+}
+
+VethPair TestNetwork::add_veth_pair(const std::string& suffix_a, const std::string& netns_a,
+                                    const std::string& suffix_b, const std::string& netns_b,
+                                    int subnet) {
+  VethPair pair;
+  pair.a = {prefix_ + suffix_a, netns_a, "192.0.2." + std::to_string(4 * subnet + 1), ""};
+  pair.b = {prefix_ + suffix_b, netns_b, "192.0.2." + std::to_string(4 * subnet + 2), ""};
+
+  std::vector<std::string> create{"ip", "link", "add", pair.a.name};
+  if (!netns_a.empty()) create.insert(create.end(), {"netns", netns_a});
+  create.insert(create.end(), {"type", "veth", "peer", "name", pair.b.name});
+  if (!netns_b.empty()) create.insert(create.end(), {"netns", netns_b});
+  if (!run_or_fail(create)) return pair;
+  if (netns_a.empty()) host_links_.push_back(pair.a.name);
+  if (netns_b.empty()) host_links_.push_back(pair.b.name);
+
+  for (VethEnd* end : {&pair.a, &pair.b}) {
+    run_or_fail(in_netns(end->netns,
+                         {"sysctl", "-q", "-w", "net.ipv6.conf." + end->name + ".disable_ipv6=1"}));
+    end->mac = read_mac(end->netns, end->name);
+  }
+  for (auto [self, peer] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
+    run_or_fail(
+        in_netns(self->netns, {"ip", "addr", "add", self->address + "/30", "dev", self->name}));
+    run_or_fail(in_netns(self->netns, {"ip", "neigh", "replace", peer->address, "lladdr", peer->mac,
+                                       "nud", "permanent", "dev", self->name}));
+    run_or_fail(in_netns(self->netns, {"ip", "link", "set", self->name, "up"}));
+  }
+  return pair;
+}
+
+void TestNetwork::rename_link(const std::string& netns, const std::string& from,
+                              const std::string& to) {
+  run_or_fail(in_netns(netns, {"ip", "link", "set", from, "down"}));
+  run_or_fail(in_netns(netns, {"ip", "link", "set", from, "name", to}));
+  run_or_fail(in_netns(netns, {"ip", "link", "set", to, "up"}));
+  if (netns.empty()) {
+    for (auto& link : host_links_) {
+      if (link == from) link = to;
+    }
+  }
+}
+
+void TestNetwork::delete_link(const std::string& netns, const std::string& name) {
+  run_or_fail(in_netns(netns, {"ip", "link", "del", name}));
+  std::erase(host_links_, name);
+}
+
+int TestNetwork::ifindex(const std::string& netns, const std::string& name) const {
+  const auto result = run_command(in_netns(netns, {"cat", "/sys/class/net/" + name + "/ifindex"}));
+  return result.exit_code == 0 ? std::stoi(result.output) : -1;
+}
+
+int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
+             int payload_bytes) {
+  int result_pipe[2];
+  if (::pipe(result_pipe) != 0) return -1;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(result_pipe[0]);
+    int sent = -1;
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(cpu, &cpus);
+    const int ns_fd = netns.empty() ? -1 : ::open(("/run/netns/" + netns).c_str(), O_RDONLY);
+    if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 &&
+        (netns.empty() || (ns_fd >= 0 && ::setns(ns_fd, CLONE_NEWNET) == 0))) {
+      const int sock = ::socket(AF_INET, SOCK_DGRAM, 0);
+      sockaddr_in to{};
+      to.sin_family = AF_INET;
+      to.sin_port = htons(9);  // discard
+      ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
+      std::vector<char> payload(static_cast<std::size_t>(payload_bytes), 'x');
+      sent = 0;
+      for (int i = 0; i < count; ++i) {
+        if (::sendto(sock, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
+                     sizeof to) == static_cast<ssize_t>(payload.size())) {
+          ++sent;
+        }
+      }
+    }
+    (void)!::write(result_pipe[1], &sent, sizeof sent);
+    ::_exit(0);
+  }
+  ::close(result_pipe[1]);
+  int sent = -1;
+  if (::read(result_pipe[0], &sent, sizeof sent) != sizeof sent) sent = -1;
+  ::close(result_pipe[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return sent;
+}
+
+}  // namespace netif_rx::test

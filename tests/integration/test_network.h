@@ -1,0 +1,65 @@
+// Network namespaces and veth pairs that a test creates for itself, removed
+// again when the object goes (also when the test fails).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace netif_rx::test {
+
+struct VethEnd {
+  std::string name;
+  std::string netns;  // empty: the host (the test's own) namespace
+  std::string address;
+  std::string mac;
+};
+
+struct VethPair {
+  VethEnd a;
+  VethEnd b;
+};
+
+class TestNetwork {
+ public:
+  // Every name starts with `prefix` (at most 9 characters), which should be
+  // unique to the test process.
+  explicit TestNetwork(std::string prefix);
+  ~TestNetwork();
+  TestNetwork(const TestNetwork&) = delete;
+  TestNetwork& operator=(const TestNetwork&) = delete;
+
+  // Creates the namespace `prefix + suffix` with its loopback up.
+  std::string add_namespace(const std::string& suffix);
+
+  // Creates a veth pair between two namespaces ("" = host), with IPv6 off
+  // (no router solicitations or MLD), addresses 192.0.2.(4*subnet+1|+2)/30
+  // (TEST-NET-1, never routed) and static neighbours, so that nothing but the
+  // test's own packets crosses it (no ARP).
+  VethPair add_veth_pair(const std::string& suffix_a, const std::string& netns_a,
+                         const std::string& suffix_b, const std::string& netns_b, int subnet);
+
+  // Renames or deletes a link the test made.
+  void rename_link(const std::string& netns, const std::string& from, const std::string& to);
+  void delete_link(const std::string& netns, const std::string& name);
+
+  // ifindex of a link, read in its namespace.
+  int ifindex(const std::string& netns, const std::string& name) const;
+
+  const std::string& prefix() const { return prefix_; }
+
+ private:
+  std::string prefix_;
+  std::vector<std::string> namespaces_;
+  std::vector<std::string> host_links_;
+};
+
+// Sends `count` UDP datagrams of `payload_bytes` each from `netns` to
+// `destination`:9, from a process pinned to `cpu`. Returns how many were sent.
+int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
+             int payload_bytes);
+
+// Bytes the probe counts for each such datagram: skb->len at
+// netif_receive_skb is the IPv4 header (20) + UDP header (8) + payload.
+inline int udp_skb_len(int payload_bytes) { return 20 + 8 + payload_bytes; }
+
+}  // namespace netif_rx::test
