@@ -20,6 +20,7 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
   using Setter = std::function<void(const std::string&)>;
   const std::map<std::string, Setter> valued{
       {"--config.file", [&](const std::string& v) { options.config_file = v; }},
+      {"--web.config.file", [&](const std::string& v) { options.web_config_file = v; }},
       {"--web.listen-address",
        [&](const std::string& v) { options.listen_addresses.push_back(v); }},
       {"--web.telemetry-path",
@@ -47,7 +48,21 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       {"--bpf.btf-path", [&](const std::string& v) { options.btf_path = v; }},
   };
 
-  for (std::size_t i = 0; i < args.size(); ++i) {
+  std::size_t first = 0;
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    if (args[0] == "check") {
+      options.command = Command::check;
+      first = 1;
+    } else if (args[0] == "top") {
+      options.command = Command::top;
+      options.command_args.assign(args.begin() + 1, args.end());
+      first = args.size();
+    } else {
+      throw CliError("unknown command '" + args[0] +
+                     "'; the commands are check and top (see --help)");
+    }
+  }
+  for (std::size_t i = first; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--help" || arg == "-h") {
       options.show_help = true;
@@ -79,9 +94,16 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
 
 std::string usage_text() {
   return R"(usage: netif_rx_exporter [<flags>]
+       netif_rx_exporter check [<flags>]
+       netif_rx_exporter top [<top flags>]  (see: netif_rx_exporter top --help)
 
 Prometheus exporter of received packets per network device and CPU, counted by
 an eBPF probe on the kernel tracepoint net:netif_receive_skb.
+
+Commands:
+  (none)                       Run the exporter.
+  check                        Check this machine's requirements (with fixes).
+  top                          Packets per device and CPU, in the terminal.
 
 Flags:
   -h, --help                   Show this help and exit.
@@ -93,6 +115,8 @@ Flags:
                                Address to listen on, repeatable (default:
                                :19100; forms: :PORT, IPV4:PORT, HOST:PORT;
                                IPv4 only).
+      --web.config.file=PATH   Exporter-toolkit web configuration (TLS, basic
+                               auth, headers).
       --web.telemetry-path=PATH
                                Path under which metrics are served
                                (default: /metrics).

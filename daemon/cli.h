@@ -12,8 +12,18 @@ inline constexpr const char* kDefaultListenAddress = ":19100";
 inline constexpr const char* kDefaultTelemetryPath = "/metrics";
 inline constexpr const char* kDefaultBtfPath = "/sys/kernel/btf/vmlinux";
 
+enum class Command {
+  serve,  // the daemon (no command word)
+  check,  // preflight: what this machine lacks to run the exporter
+  top,    // the terminal view; its own flags are in command_args
+};
+
 struct CliOptions {
+  Command command = Command::serve;
+  // Everything after "top", for the terminal view's own parser.
+  std::vector<std::string> command_args;
   std::optional<std::string> config_file;
+  std::optional<std::string> web_config_file;
   std::vector<std::string> listen_addresses;  // defaults to {kDefaultListenAddress}
   std::string telemetry_path = kDefaultTelemetryPath;
   std::string log_level = "info";

@@ -6,8 +6,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "unique_fd.h"
 
@@ -103,6 +105,25 @@ class Reader {
     fail_at(source_, node.Mark(), key, "'" + text + "' is not valid; expected " + names);
   }
 
+  // A list of regular expressions, each compiled to check it.
+  std::vector<std::string> regex_list(const YAML::Node& node, std::string_view key) const {
+    if (node.IsNull()) return {};
+    if (!node.IsSequence())
+      fail_at(source_, node.Mark(), key, "expected a list of regular expressions");
+    std::vector<std::string> out;
+    for (const auto& item : node) {
+      const std::string text = scalar(item, key, "a regular expression (a string)");
+      try {
+        std::regex compiled(text, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        fail_at(source_, item.Mark(), key,
+                "'" + text + "' is not a valid regular expression: " + e.what());
+      }
+      out.push_back(text);
+    }
+    return out;
+  }
+
   [[noreturn]] void unknown_key(const YAML::Node& key_node, const std::string& key,
                                 const std::set<std::string>& known) const {
     std::string list;
@@ -119,48 +140,113 @@ class Reader {
 
 constexpr std::pair<std::string_view, NamespaceMode> kNamespaceModes[] = {
     {"host", NamespaceMode::host}, {"all", NamespaceMode::all}};
+constexpr std::pair<std::string_view, BpfStatsMode> kBpfStatsModes[] = {
+    {"sampled", BpfStatsMode::sampled},
+    {"always", BpfStatsMode::always},
+    {"off", BpfStatsMode::off}};
 constexpr std::pair<std::string_view, AttachMode> kAttachModes[] = {
     {"auto", AttachMode::automatic},
     {"tp_btf", AttachMode::tp_btf},
     {"tracepoint", AttachMode::tracepoint}};
 
+// Calls handle(reader, name, key, value) for each entry of the mapping `map`,
+// refusing unknown and repeated keys. `prefix` names the enclosing key
+// ("devices.") in messages.
+template <typename Handler>
+void for_each_entry(const std::string& source, const YAML::Node& map, const YAML::Mark& map_mark,
+                    const std::string& prefix, const std::set<std::string>& known,
+                    Handler&& handle) {
+  if (!map.IsMap()) {
+    const std::string key = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
+    fail_at(source, map.IsNull() ? map_mark : map.Mark(), key,
+            "expected a mapping of keys to values");
+  }
+  std::set<std::string> seen;
+  for (const auto& entry : map) {
+    const std::string name = entry.first.Scalar();
+    const std::string key = prefix + name;
+    const Reader reader(source, entry.first.Mark());
+    if (!known.count(name)) reader.unknown_key(entry.first, key, known);
+    if (!seen.insert(name).second) fail_at(source, entry.first.Mark(), key, "given twice");
+    handle(reader, name, key, entry.second, entry.first.Mark());
+  }
+}
+
 }  // namespace
 
 Config parse_config(std::string_view yaml_text, const std::string& source) {
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(std::string(yaml_text));
+    documents = YAML::LoadAll(std::string(yaml_text));
   } catch (const YAML::ParserException& e) {
     fail_at(source, e.mark, "", "invalid YAML: " + e.msg);
+  }
+  // YAML::Load would silently ignore every document after the first. Empty
+  // documents (a stray "---") are harmless; a second non-empty one is not.
+  YAML::Node root;
+  for (const YAML::Node& document : documents) {
+    if (document.IsNull()) continue;
+    if (!root.IsNull()) {
+      fail_at(source, document.Mark(), "",
+              "a second YAML document; the configuration is one mapping of keys to values");
+    }
+    root = document;
   }
 
   Config config;
   if (root.IsNull()) return config;  // an empty file means the defaults
   if (!root.IsMap()) fail_at(source, root.Mark(), "", "expected a mapping of keys to values");
 
-  const std::set<std::string> known{"poll_interval", "namespaces", "per_cpu", "max_devices",
-                                    "attach"};
-  std::set<std::string> seen;
-  for (const auto& entry : root) {
-    const std::string key = entry.first.Scalar();
-    const YAML::Node& value = entry.second;
-    const Reader reader(source, entry.first.Mark());
-    if (!known.count(key)) reader.unknown_key(entry.first, key, known);
-    if (!seen.insert(key).second) fail_at(source, entry.first.Mark(), key, "given twice");
-
-    if (key == "poll_interval") {
-      config.poll_interval = reader.duration(value, key, kMinPollInterval, kMaxPollInterval);
-    } else if (key == "namespaces") {
-      config.namespaces = reader.choice(value, key, kNamespaceModes);
-    } else if (key == "per_cpu") {
-      config.per_cpu = reader.boolean(value, key);
-    } else if (key == "max_devices") {
-      config.max_devices =
-          static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
-    } else if (key == "attach") {
-      config.attach = reader.choice(value, key, kAttachModes);
-    }
-  }
+  const std::set<std::string> known{"poll_interval", "namespaces",  "per_cpu", "max_devices",
+                                    "attach",        "stale_after", "devices", "bpf_stats"};
+  for_each_entry(
+      source, root, root.Mark(), "", known,
+      [&](const Reader& reader, const std::string& name, const std::string& key,
+          const YAML::Node& value, const YAML::Mark& key_mark) {
+        if (name == "poll_interval") {
+          config.poll_interval = reader.duration(value, key, kMinPollInterval, kMaxPollInterval);
+        } else if (name == "namespaces") {
+          config.namespaces = reader.choice(value, key, kNamespaceModes);
+        } else if (name == "per_cpu") {
+          config.per_cpu = reader.boolean(value, key);
+        } else if (name == "max_devices") {
+          config.max_devices =
+              static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
+        } else if (name == "attach") {
+          config.attach = reader.choice(value, key, kAttachModes);
+        } else if (name == "stale_after") {
+          config.stale_after = reader.duration(value, key, kMinStaleAfter, kMaxStaleAfter);
+        } else if (name == "devices") {
+          for_each_entry(
+              source, value, key_mark, "devices.", {"include", "exclude"},
+              [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
+                  const YAML::Node& sub_value, const YAML::Mark&) {
+                auto& list = sub == "include" ? config.devices.include : config.devices.exclude;
+                list = sub_reader.regex_list(sub_value, sub_key);
+              });
+        } else if (name == "bpf_stats") {
+          for_each_entry(
+              source, value, key_mark, "bpf_stats.", {"mode", "window", "period"},
+              [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
+                  const YAML::Node& sub_value, const YAML::Mark&) {
+                if (sub == "mode") {
+                  config.bpf_stats.mode = sub_reader.choice(sub_value, sub_key, kBpfStatsModes);
+                } else if (sub == "window") {
+                  config.bpf_stats.window =
+                      sub_reader.duration(sub_value, sub_key, kMinStatsWindow, kMaxStatsPeriod);
+                } else {
+                  config.bpf_stats.period =
+                      sub_reader.duration(sub_value, sub_key, kMinStatsWindow, kMaxStatsPeriod);
+                }
+              });
+          if (config.bpf_stats.window >= config.bpf_stats.period) {
+            fail_at(source, key_mark, key,
+                    "window (" + format_duration(config.bpf_stats.window) +
+                        ") must be shorter than period (" +
+                        format_duration(config.bpf_stats.period) + ")");
+          }
+        }
+      });
   return config;
 }
 
@@ -193,6 +279,18 @@ Config load_config_file(const std::string& path) {
 
 std::string_view to_string(NamespaceMode mode) {
   return mode == NamespaceMode::all ? "all" : "host";
+}
+
+std::string_view to_string(BpfStatsMode mode) {
+  switch (mode) {
+    case BpfStatsMode::always:
+      return "always";
+    case BpfStatsMode::off:
+      return "off";
+    case BpfStatsMode::sampled:
+      break;
+  }
+  return "sampled";
 }
 
 std::string_view to_string(AttachMode mode) {

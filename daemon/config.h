@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "duration.h"
 #include "netif_rx.h"
@@ -15,6 +16,24 @@ namespace netif_rx {
 
 enum class NamespaceMode { host, all };
 enum class AttachMode { automatic, tp_btf, tracepoint };
+enum class BpfStatsMode { sampled, always, off };
+
+// Which devices are exported: regular expressions (ECMAScript syntax) that
+// must match the whole device name. Empty include means every device;
+// exclude wins over include.
+struct DeviceFilterConfig {
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+};
+
+// When the kernel collects BPF run-time statistics (run_time_ns, run_cnt).
+struct BpfStatsConfig {
+  // sampled: for `window` every `period`; always: the whole lifetime;
+  // off: never enabled by the exporter (what the kernel reports is exported).
+  BpfStatsMode mode = BpfStatsMode::sampled;
+  Milliseconds window{2000};
+  Milliseconds period{60000};
+};
 
 struct Config {
   // How often the probe's maps are read; scrapes serve the latest read.
@@ -27,11 +46,20 @@ struct Config {
   std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
   // Which twin of the probe to attach; automatic prefers tp_btf.
   AttachMode attach = AttachMode::automatic;
+  // namespaces: all only: a device of another namespace that received nothing
+  // for this long is forgotten (its namespace may be gone).
+  Milliseconds stale_after{600000};
+  DeviceFilterConfig devices;
+  BpfStatsConfig bpf_stats;
 };
 
 inline constexpr std::uint32_t kMaxDevicesLimit = 1U << 20;
 inline constexpr Milliseconds kMinPollInterval{100};
 inline constexpr Milliseconds kMaxPollInterval{3600 * 1000};
+inline constexpr Milliseconds kMinStaleAfter{1000};
+inline constexpr Milliseconds kMaxStaleAfter{7LL * 24 * 3600 * 1000};
+inline constexpr Milliseconds kMinStatsWindow{100};
+inline constexpr Milliseconds kMaxStatsPeriod{24LL * 3600 * 1000};
 
 // A configuration that can't be used. what() is one line naming the file,
 // line, column and key, and what is expected.
@@ -48,5 +76,6 @@ Config load_config_file(const std::string& path);
 
 std::string_view to_string(NamespaceMode mode);
 std::string_view to_string(AttachMode mode);
+std::string_view to_string(BpfStatsMode mode);
 
 }  // namespace netif_rx

@@ -1,4 +1,4 @@
-// --web.listen-address values: ":PORT", "HOST:PORT", "[IPv6]:PORT".
+// --web.listen-address values: ":PORT", "HOST:PORT" (IPv4 only; "[IPv6]:PORT" is rejected).
 #pragma once
 
 #include <cstdint>

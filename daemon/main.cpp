@@ -1,13 +1,12 @@
-// netif_rx_exporter: parse, configure logging, start, wait for a signal.
-#include <signal.h>
-
+// netif_rx_exporter: parse the command line, configure logging, dispatch.
 #include <cstdio>
 #include <iostream>
 
-#include "app.h"
+#include "check_command.h"
 #include "cli.h"
-#include "config.h"
+#include "daemon_command.h"
 #include "logging.h"
+#include "top_command.h"
 #include "version.h"
 
 namespace {
@@ -15,7 +14,6 @@ namespace {
 int run(int argc, char** argv) {
   using namespace netif_rx;
 
-  // 1. Flags and configuration: any mistake ends here, before anything loads.
   CliOptions cli;
   try {
     cli = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
@@ -32,50 +30,15 @@ int run(int argc, char** argv) {
     return 0;
   }
   setup_logging(cli.log_level, cli.log_format == "json" ? LogFormat::json : LogFormat::logfmt);
-
-  Config config;
-  if (cli.config_file) {
-    try {
-      config = load_config_file(*cli.config_file);
-    } catch (const ConfigError& e) {
-      spdlog::error("invalid configuration: {}", e.what());
-      return 1;
-    }
+  switch (cli.command) {
+    case Command::check:
+      return run_check(cli);
+    case Command::top:
+      return run_top(cli);
+    case Command::serve:
+      break;
   }
-
-  // 2. Signals are blocked before any thread starts, so every thread
-  //    inherits the mask and only sigwait() below receives them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGHUP);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-
-  // 3. Load, attach, serve.
-  spdlog::info("starting netif_rx_exporter {} (revision {})", kVersion, kRevision);
-  App app(config, cli);
-  try {
-    app.start();
-  } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
-    return 1;
-  }
-
-  // 4. Wait.
-  while (true) {
-    int received = 0;
-    if (sigwait(&signals, &received) != 0) continue;
-    if (received == SIGHUP) {
-      spdlog::info("SIGHUP received; configuration reload is not supported yet, ignoring");
-      continue;
-    }
-    spdlog::info("{} received, shutting down", received == SIGINT ? "SIGINT" : "SIGTERM");
-    break;
-  }
-  app.stop();
-  return 0;
+  return run_daemon(cli);
 }
 
 }  // namespace

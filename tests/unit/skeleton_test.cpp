@@ -1,0 +1,115 @@
+// Opens the generated skeleton without loading it: no privileges, no kernel
+// BPF support needed. Checks that the object the build embeds has the
+// programs and maps the daemon expects, laid out as the shared header says.
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "netif_rx.h"
+#include "netif_rx_bpf.skel.h"
+
+namespace netif_rx {
+namespace {
+
+struct SkeletonDeleter {
+  void operator()(netif_rx_bpf* skeleton) const { netif_rx_bpf::destroy(skeleton); }
+};
+using Skeleton = std::unique_ptr<netif_rx_bpf, SkeletonDeleter>;
+
+class OpenedSkeleton : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    skeleton_.reset(netif_rx_bpf::open());
+    ASSERT_NE(skeleton_, nullptr) << "opening the skeleton failed: " << std::strerror(errno);
+  }
+
+  Skeleton skeleton_;
+};
+
+TEST_F(OpenedSkeleton, HasTheTpBtfProgram) {
+  const bpf_program* program = skeleton_->progs.netif_rx_btf;
+  ASSERT_NE(program, nullptr);
+  EXPECT_STREQ(bpf_program__name(program), "netif_rx_btf");
+  EXPECT_EQ(bpf_program__type(program), BPF_PROG_TYPE_TRACING);
+  EXPECT_EQ(bpf_program__expected_attach_type(program), BPF_TRACE_RAW_TP);
+  EXPECT_STREQ(bpf_program__section_name(program), "tp_btf/netif_receive_skb");
+}
+
+TEST_F(OpenedSkeleton, HasTheTracepointTwin) {
+  const bpf_program* program = skeleton_->progs.netif_rx_tp;
+  ASSERT_NE(program, nullptr);
+  EXPECT_STREQ(bpf_program__name(program), "netif_rx_tp");
+  EXPECT_EQ(bpf_program__type(program), BPF_PROG_TYPE_TRACEPOINT);
+  EXPECT_STREQ(bpf_program__section_name(program), "tracepoint/net/netif_receive_skb");
+}
+
+// Only the two twins: anything else would be loaded and attached too.
+TEST_F(OpenedSkeleton, HasNoOtherProgram) {
+  std::set<std::string> names;
+  bpf_program* program = nullptr;
+  bpf_object__for_each_program(program, skeleton_->obj) names.insert(bpf_program__name(program));
+  EXPECT_EQ(names, (std::set<std::string>{"netif_rx_btf", "netif_rx_tp"}));
+}
+
+TEST_F(OpenedSkeleton, DeviceCountersMatchTheSharedHeader) {
+  const bpf_map* map = skeleton_->maps.device_counters;
+  ASSERT_NE(map, nullptr);
+  EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_PERCPU_HASH);
+  EXPECT_EQ(bpf_map__key_size(map), sizeof(netif_rx_device_key));
+  EXPECT_EQ(bpf_map__value_size(map), sizeof(netif_rx_counters));
+  EXPECT_EQ(bpf_map__max_entries(map), static_cast<__u32>(NETIF_RX_DEFAULT_MAX_DEVICES));
+}
+
+TEST_F(OpenedSkeleton, DeviceNamesMatchTheSharedHeader) {
+  const bpf_map* map = skeleton_->maps.device_names;
+  ASSERT_NE(map, nullptr);
+  EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_HASH);
+  EXPECT_EQ(bpf_map__key_size(map), sizeof(netif_rx_device_key));
+  EXPECT_EQ(bpf_map__value_size(map), sizeof(netif_rx_device_name));
+  EXPECT_EQ(bpf_map__value_size(map), 16U);
+  EXPECT_EQ(bpf_map__max_entries(map), static_cast<__u32>(NETIF_RX_DEFAULT_MAX_DEVICES));
+}
+
+TEST_F(OpenedSkeleton, UntrackedCountersIsOneSlot) {
+  const bpf_map* map = skeleton_->maps.untracked_counters;
+  ASSERT_NE(map, nullptr);
+  EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_PERCPU_ARRAY);
+  EXPECT_EQ(bpf_map__key_size(map), sizeof(__u32));
+  EXPECT_EQ(bpf_map__value_size(map), sizeof(netif_rx_counters));
+  EXPECT_EQ(bpf_map__max_entries(map), 1U);
+}
+
+// What the daemon does between open and load (see Probe::load).
+TEST_F(OpenedSkeleton, CanBeConfiguredBeforeLoad) {
+  ASSERT_NE(skeleton_->rodata, nullptr);
+  EXPECT_EQ(skeleton_->rodata->host_netns_inum, 0U);
+  EXPECT_FALSE(skeleton_->rodata->count_all_namespaces);
+  skeleton_->rodata->host_netns_inum = 4026531840U;
+  skeleton_->rodata->count_all_namespaces = true;
+  EXPECT_EQ(skeleton_->rodata->host_netns_inum, 4026531840U);
+  EXPECT_TRUE(skeleton_->rodata->count_all_namespaces);
+
+  for (bpf_map* map : {skeleton_->maps.device_counters, skeleton_->maps.device_names}) {
+    EXPECT_EQ(bpf_map__set_max_entries(map, 1U << 20), 0) << bpf_map__name(map);
+    EXPECT_EQ(bpf_map__max_entries(map), 1U << 20) << bpf_map__name(map);
+  }
+
+  EXPECT_EQ(bpf_program__set_autoload(skeleton_->progs.netif_rx_btf, false), 0);
+  EXPECT_FALSE(bpf_program__autoload(skeleton_->progs.netif_rx_btf));
+  EXPECT_TRUE(bpf_program__autoload(skeleton_->progs.netif_rx_tp));
+}
+
+TEST(Skeleton, OpensAndDestroysRepeatedly) {
+  for (int i = 0; i < 3; ++i) {
+    Skeleton skeleton(netif_rx_bpf::open());
+    ASSERT_NE(skeleton, nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace netif_rx
