@@ -4,10 +4,13 @@
 
 #include <stdexcept>
 
+#include "bpf_stats.h"
+#include "bpf_stats_control.h"
 #include "http_server.h"
 #include "map_reader.h"
 #include "netns.h"
 #include "poller.h"
+#include "privileges.h"
 #include "probe.h"
 #include "snapshot_collector.h"
 
@@ -36,7 +39,23 @@ void App::start() {
 
   MapReader reader(probe_->device_counters_fd(), probe_->device_names_fd(),
                    probe_->untracked_counters_fd(), probe_->possible_cpus());
-  PollerOptions poller_options{config_.poll_interval, config_.namespaces, *host_netns};
+  // Still one thread and all capabilities: enable statistics (always) or
+  // fork the helper that samples them.
+  bpf_stats_ = std::make_unique<BpfStatsControl>(config_.bpf_stats);
+  auto bpf_stats_reader = std::make_shared<BpfStatsReader>(
+      probe_->program_fd(), probe_->program_name(), probe_->attach_type(),
+      std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
+                                {"device_names", probe_->device_names_fd()},
+                                {"untracked_counters", probe_->untracked_counters_fd()}},
+      [control = bpf_stats_.get()] { return control->exporter_enabled(); });
+
+  PollerOptions poller_options;
+  poller_options.interval = config_.poll_interval;
+  poller_options.namespaces = config_.namespaces;
+  poller_options.host_netns_inum = *host_netns;
+  poller_options.read_bpf_stats = [bpf_stats_reader](std::size_t device_entries) {
+    return bpf_stats_reader->read(device_entries);
+  };
   poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
   if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
 
@@ -50,6 +69,11 @@ void App::start() {
       std::vector<std::shared_ptr<prometheus::Collectable>>{
           self_metrics_.registry(), std::make_shared<SnapshotCollector>(store_, render)});
   poller_->start();
+  // Everything privileged is done: the probe is attached, statistics are
+  // held or delegated to the helper, the listeners are bound. From here the
+  // process that serves HTTP holds no capability at all, in any thread.
+  drop_all_capabilities();
+  spdlog::debug("capabilities dropped: {}", describe_capabilities());
   spdlog::info("netif_rx_exporter is ready (poll_interval={}, per_cpu={}, namespaces={})",
                format_duration(config_.poll_interval), config_.per_cpu,
                to_string(config_.namespaces));
@@ -65,6 +89,7 @@ void App::stop() {
     poller_.reset();
     spdlog::debug("poller stopped");
   }
+  bpf_stats_.reset();
   if (probe_) {
     self_metrics_.set_probe_attached(false);
     probe_.reset();
@@ -80,6 +105,8 @@ bool App::ready() const {
          std::chrono::steady_clock::now() - last <
              3 * config_.poll_interval + std::chrono::seconds(1);
 }
+
+int App::bpf_stats_helper_pid() const { return bpf_stats_ ? bpf_stats_->helper_pid() : -1; }
 
 std::vector<int> App::listening_ports() const {
   return http_ ? http_->listening_ports() : std::vector<int>{};

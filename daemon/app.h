@@ -12,6 +12,7 @@
 namespace netif_rx {
 
 class Probe;
+class BpfStatsControl;
 class Poller;
 class HttpServer;
 
@@ -30,6 +31,8 @@ class App {
 
   bool ready() const;
   std::vector<int> listening_ports() const;
+  // The bpf_stats sampling helper's pid, or -1.
+  int bpf_stats_helper_pid() const;
 
  private:
   Config config_;
@@ -38,6 +41,7 @@ class App {
   SnapshotStore store_;
   // Destroyed in reverse order: HTTP first, then the poller, then the probe.
   std::unique_ptr<Probe> probe_;
+  std::unique_ptr<BpfStatsControl> bpf_stats_;
   std::unique_ptr<Poller> poller_;
   std::unique_ptr<HttpServer> http_;
 };

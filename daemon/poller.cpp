@@ -60,6 +60,7 @@ bool Poller::poll_once() {
   snapshot->cpus = present_cpus();
   snapshot->untracked_per_cpu = std::move(untracked.value);
   snapshot->devices.reserve(counters.value.size());
+  std::size_t deleted = 0;
   for (auto& device : counters.value) {
     std::string name;
     if (device.key.netns_inum == options_.host_netns_inum) {
@@ -68,6 +69,7 @@ bool Poller::poll_once() {
         // Deleted since it was counted: forget it, so that a device that
         // later gets the same ifindex starts from zero.
         report(reader_.delete_device(device.key), "map_delete");
+        ++deleted;
         continue;
       }
       name = found->second;
@@ -83,6 +85,8 @@ bool Poller::poll_once() {
               return std::tie(a.name, a.key.netns_inum, a.key.ifindex) <
                      std::tie(b.name, b.key.netns_inum, b.key.ifindex);
             });
+  if (options_.read_bpf_stats)
+    snapshot->bpf = options_.read_bpf_stats(counters.value.size() - deleted);
   store_.publish(std::move(snapshot));
 
   const auto finished = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -20,6 +21,9 @@ struct PollerOptions {
   Milliseconds interval{1000};
   NamespaceMode namespaces = NamespaceMode::host;
   std::uint32_t host_netns_inum = 0;
+  // Reads the probe's own cost into each snapshot, given the number of keys
+  // the poll found in the per-device map. Optional.
+  std::function<BpfStatsSnapshot(std::size_t device_entries)> read_bpf_stats;
 };
 
 class Poller {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bpf_stats_data.h"
 #include "netif_rx.h"
 
 namespace netif_rx {
@@ -19,6 +20,7 @@ struct Snapshot {
   std::vector<DeviceSeries> devices;  // sorted by (name, netns)
   std::vector<netif_rx_counters> untracked_per_cpu;
   std::vector<unsigned> cpus;  // CPUs that exist: the only ones exported
+  BpfStatsSnapshot bpf;        // the probe's own cost, read on the same poll
 };
 
 }  // namespace netif_rx

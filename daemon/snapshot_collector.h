@@ -4,6 +4,7 @@
 
 #include <prometheus/collectable.h>
 
+#include "bpf_exposition.h"
 #include "exposition.h"
 #include "snapshot_store.h"
 
@@ -15,7 +16,10 @@ class SnapshotCollector final : public prometheus::Collectable {
       : store_(store), options_(options) {}
 
   std::vector<prometheus::MetricFamily> Collect() const override {
-    return render_snapshot(*store_.latest(), options_);
+    const auto snapshot = store_.latest();
+    auto families = render_snapshot(*snapshot, options_);
+    for (auto& family : render_bpf_stats(snapshot->bpf)) families.push_back(std::move(family));
+    return families;
   }
 
  private:
