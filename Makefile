@@ -1,10 +1,13 @@
 # A thin front for CMake. The two commands of the README:
 #   make run    install what is missing, build, run the exporter (embedded defaults)
 #   make test   install what is missing, build, pass every test
+#   make bench  the overhead benchmark (not part of make test)
 BUILD_DIR      ?= build
 TEST_BUILD_DIR ?= build/test
 JOBS           ?= $(shell nproc)
 RUN_ARGS       ?=
+BENCH_DIR      ?= build/bench
+BENCH_ARGS     ?=
 
 .PHONY: all deps build run test test-build format format-check bench install clean
 
@@ -27,6 +30,13 @@ test-build: deps
 
 test: test-build format-check
 	@cd $(TEST_BUILD_DIR) && ctest --output-on-failure --no-tests=error
+
+# Not part of make test: the probe's cost against the bpftrace one-liner and an
+# empty program, and the exporter's own costs, in one table (as root).
+bench: deps
+	@cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF -DNETIF_RX_BUILD_BENCH=ON >/dev/null
+	@cmake --build $(BENCH_DIR) -j $(JOBS) --target netif_rx_bench
+	$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS)
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')

@@ -1,0 +1,176 @@
+#include "bench_network.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace netif_rx::bench {
+namespace {
+
+constexpr const char* kSenderAddress = "198.51.100.1";
+constexpr const char* kReceiverAddress = "198.51.100.2";
+constexpr int kPort = 9;
+constexpr int kPayload = 16;
+constexpr int kBatch = 64;
+constexpr int kCpu = 1;
+
+// Names of the namespaces to delete if a signal ends the benchmark.
+char g_cleanup[2][64];
+
+void run(const std::string& command) {
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("command failed: " + command);
+}
+
+void delete_namespaces() {
+  for (auto& name : g_cleanup) {
+    if (name[0] == '\0') continue;
+    const std::string command = std::string("ip netns del ") + name + " 2>/dev/null";
+    (void)!std::system(command.c_str());
+    name[0] = '\0';
+  }
+}
+
+void on_signal(int signal_number) {
+  delete_namespaces();
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+// A socket created inside namespace `name` (it stays there).
+UniqueFd socket_in(const std::string& name, int type) {
+  UniqueFd self(::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC));
+  UniqueFd target(::open(("/run/netns/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!self.valid() || !target.valid() || ::setns(target.get(), CLONE_NEWNET) != 0)
+    throw std::runtime_error("entering namespace " + name + ": " + std::strerror(errno));
+  UniqueFd fd(::socket(AF_INET, type | SOCK_CLOEXEC, 0));
+  const int err = errno;
+  if (::setns(self.get(), CLONE_NEWNET) != 0) std::abort();
+  if (!fd.valid()) throw std::runtime_error("socket: " + std::string(std::strerror(err)));
+  return fd;
+}
+
+sockaddr_in address(const char* ip, int port) {
+  sockaddr_in out{};
+  out.sin_family = AF_INET;
+  out.sin_port = htons(static_cast<std::uint16_t>(port));
+  ::inet_pton(AF_INET, ip, &out.sin_addr);
+  return out;
+}
+
+double now_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace
+
+void install_cleanup_on_signals() {
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::signal(s, on_signal);
+}
+
+BenchNetwork::BenchNetwork() {
+  const std::string prefix = "nrb" + std::to_string(::getpid());
+  sender_ns_ = prefix + "s";
+  receiver_ns_ = prefix + "r";
+  std::snprintf(g_cleanup[0], sizeof g_cleanup[0], "%s", sender_ns_.c_str());
+  std::snprintf(g_cleanup[1], sizeof g_cleanup[1], "%s", receiver_ns_.c_str());
+  try {
+    for (const auto& ns : {sender_ns_, receiver_ns_}) {
+      run("ip netns add " + ns);
+      run("ip netns exec " + ns + " sysctl -qw net.ipv6.conf.all.disable_ipv6=1");
+      run("ip netns exec " + ns + " sysctl -qw net.ipv6.conf.default.disable_ipv6=1");
+      run("ip -n " + ns + " link set lo up");
+    }
+    run("ip link add " + prefix + "x address 02:00:00:00:00:01 netns " + sender_ns_ +
+        " type veth peer name " + prefix + "y address 02:00:00:00:00:02 netns " + receiver_ns_);
+    run("ip -n " + sender_ns_ + " addr add " + kSenderAddress + "/30 dev " + prefix + "x");
+    run("ip -n " + receiver_ns_ + " addr add " + kReceiverAddress + "/30 dev " + prefix + "y");
+    run("ip -n " + sender_ns_ + " link set " + prefix + "x up");
+    run("ip -n " + receiver_ns_ + " link set " + prefix + "y up");
+    // Static neighbours: no ARP, nothing crosses but our datagrams.
+    run("ip -n " + sender_ns_ + " neigh replace " + kReceiverAddress +
+        " lladdr 02:00:00:00:00:02 nud permanent dev " + prefix + "x");
+    run("ip -n " + receiver_ns_ + " neigh replace " + kSenderAddress +
+        " lladdr 02:00:00:00:00:01 nud permanent dev " + prefix + "y");
+
+    struct stat st {};
+    if (::stat(("/run/netns/" + receiver_ns_).c_str(), &st) != 0)
+      throw std::runtime_error("stat of the receiver namespace failed");
+    receiver_inum_ = static_cast<std::uint32_t>(st.st_ino);
+
+    receiver_ = socket_in(receiver_ns_, SOCK_DGRAM);
+    const int big = 64 << 20;
+    ::setsockopt(receiver_.get(), SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big);
+    const auto bind_to = address(kReceiverAddress, kPort);
+    if (::bind(receiver_.get(), reinterpret_cast<const sockaddr*>(&bind_to), sizeof bind_to) != 0)
+      throw std::runtime_error("bind: " + std::string(std::strerror(errno)));
+    sender_ = socket_in(sender_ns_, SOCK_DGRAM);
+    const auto to = address(kReceiverAddress, kPort);
+    if (::connect(sender_.get(), reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0)
+      throw std::runtime_error("connect: " + std::string(std::strerror(errno)));
+  } catch (...) {
+    delete_namespaces();
+    throw;
+  }
+
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  CPU_SET(kCpu, &cpus);
+  ::sched_setaffinity(0, sizeof cpus, &cpus);
+}
+
+BenchNetwork::~BenchNetwork() {
+  sender_.reset();
+  receiver_.reset();
+  delete_namespaces();
+}
+
+double BenchNetwork::burst(int packets) {
+  char payload[kPayload] = {};
+  iovec iov{payload, sizeof payload};
+  std::vector<mmsghdr> messages(kBatch);
+  for (auto& m : messages) {
+    m = {};
+    m.msg_hdr.msg_iov = &iov;
+    m.msg_hdr.msg_iovlen = 1;
+  }
+  const double start = now_ns();
+  int sent = 0;
+  while (sent < packets) {
+    const int n = std::min(kBatch, packets - sent);
+    const int rc = ::sendmmsg(sender_.get(), messages.data(), static_cast<unsigned>(n), 0);
+    if (rc <= 0) throw std::runtime_error("sendmmsg: " + std::string(std::strerror(errno)));
+    sent += rc;
+  }
+  const double elapsed = now_ns() - start;
+  drain();
+  return elapsed / packets;
+}
+
+void BenchNetwork::drain() {
+  char buffer[kPayload * 4];
+  std::vector<mmsghdr> messages(256);
+  std::vector<iovec> iovs(256, iovec{buffer, sizeof buffer});
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    messages[i] = {};
+    messages[i].msg_hdr.msg_iov = &iovs[i];
+    messages[i].msg_hdr.msg_iovlen = 1;
+  }
+  while (::recvmmsg(receiver_.get(), messages.data(), static_cast<unsigned>(messages.size()),
+                    MSG_DONTWAIT, nullptr) > 0) {
+  }
+}
+
+}  // namespace netif_rx::bench

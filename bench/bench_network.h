@@ -1,0 +1,43 @@
+// Two network namespaces of the benchmark's own, joined by a veth pair
+// (198.51.100.0/30, TEST-NET-2), and small UDP datagrams sent across it.
+// Everything is deleted when the object goes, also on a failure or a
+// signal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "unique_fd.h"
+
+namespace netif_rx::bench {
+
+class BenchNetwork {
+ public:
+  BenchNetwork();  // throws std::runtime_error
+  ~BenchNetwork();
+  BenchNetwork(const BenchNetwork&) = delete;
+  BenchNetwork& operator=(const BenchNetwork&) = delete;
+
+  // Inode of the receiving namespace: the probe counts that one.
+  std::uint32_t receiver_netns_inum() const { return receiver_inum_; }
+
+  // Sends `packets` datagrams (payload 16 bytes) and returns the wall-clock
+  // nanoseconds per packet. The sender is pinned to one CPU, where the
+  // receive side (veth -> backlog -> netif_receive_skb) runs in the same
+  // system call. The receiver is drained afterwards, untimed.
+  double burst(int packets);
+
+ private:
+  void drain();
+
+  std::string sender_ns_;
+  std::string receiver_ns_;
+  std::uint32_t receiver_inum_ = 0;
+  UniqueFd sender_;
+  UniqueFd receiver_;
+};
+
+// Deletes the namespaces of a BenchNetwork that a signal interrupted.
+void install_cleanup_on_signals();
+
+}  // namespace netif_rx::bench

@@ -1,0 +1,157 @@
+#include "exporter_costs.h"
+
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "bpf_stats.h"
+#include "map_reader.h"
+#include "netns.h"
+#include "poller.h"
+#include "probe.h"
+#include "self_metrics.h"
+#include "snapshot_store.h"
+#include "unique_fd.h"
+
+namespace netif_rx::bench {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// One GET over HTTP/1.0; returns the body ("" on failure).
+std::string http_get(int port, const char* path) {
+  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return "";
+  const std::string request = std::string("GET ") + path + " HTTP/1.0\r\n\r\n";
+  if (::write(fd.get(), request.data(), request.size()) < 0) return "";
+  std::string response;
+  char buffer[65536];
+  ssize_t n;
+  while ((n = ::read(fd.get(), buffer, sizeof buffer)) > 0) response.append(buffer, n);
+  const auto body = response.find("\r\n\r\n");
+  return body == std::string::npos ? "" : response.substr(body + 4);
+}
+
+int free_port() {
+  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t length = sizeof addr;
+  ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &length);
+  return ntohs(addr.sin_port);
+}
+
+}  // namespace
+
+std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int repetitions) {
+  const auto host = current_netns_inum();
+  ProbeOptions options;
+  options.host_netns_inum = host.value_or(0);
+  options.max_devices = 16384;
+  auto probe = Probe::load(options);
+
+  const unsigned cpus = probe->possible_cpus();
+  std::vector<netif_rx_counters> value(cpus, netif_rx_counters{1000, 100000});
+  SnapshotStore store;
+  SelfMetrics metrics;
+  auto reader = std::make_shared<BpfStatsReader>(
+      probe->program_fd(), probe->program_name(), probe->attach_type(),
+      std::vector<BpfMapHandle>{{"device_counters", probe->device_counters_fd()},
+                                {"device_names", probe->device_names_fd()},
+                                {"untracked_counters", probe->untracked_counters_fd()}},
+      nullptr);
+  PollerOptions poller_options;
+  poller_options.host_netns_inum = options.host_netns_inum;
+  poller_options.read_bpf_stats = [reader](std::size_t n) { return reader->read(n); };
+  Poller poller(MapReader(probe->device_counters_fd(), probe->device_names_fd(),
+                          probe->untracked_counters_fd(), cpus),
+                poller_options, store, metrics);
+
+  std::map<int, Summary> out;
+  int inserted = 0;
+  for (int count : device_counts) {
+    for (; inserted < count; ++inserted) {
+      // Namespace inode 1: no real namespace has it, so no entry is deleted.
+      const netif_rx_device_key key{1, static_cast<std::uint32_t>(inserted + 1)};
+      if (bpf_map_update_elem(probe->device_counters_fd(), &key, value.data(), BPF_ANY) != 0)
+        throw std::runtime_error("filling the map failed");
+    }
+    std::vector<double> times;
+    poller.poll_once();  // warm
+    for (int i = 0; i < repetitions; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      poller.poll_once();
+      times.push_back(ms_since(start));
+    }
+    out[count] = summarize(times);
+  }
+  return out;
+}
+
+ScrapeCosts scrape_costs(int scrapes) {
+  const int port = free_port();
+  const std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(port);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
+    ::execl(NETIF_RX_EXPORTER_BINARY, NETIF_RX_EXPORTER_BINARY, listen.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ScrapeCosts costs;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (http_get(port, "/-/ready").empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Loopback traffic (these requests) and one poll, so that the device
+  // families are not empty.
+  for (int i = 0; i < 10; ++i) http_get(port, "/metrics");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  std::vector<double> latencies;
+  std::string body;
+  for (int i = 0; i < scrapes; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    body = http_get(port, "/metrics");
+    latencies.push_back(ms_since(start));
+  }
+  std::istringstream lines(body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("netif_rx_packets_total{", 0) == 0) ++costs.series;
+  }
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) costs.rss_mib = std::stod(line.substr(6)) / 1024.0;
+  }
+  costs.latency_ms = summarize(latencies);
+  ::kill(pid, SIGTERM);
+  int wstatus = 0;
+  ::waitpid(pid, &wstatus, 0);
+  if (body.empty()) throw std::runtime_error("the exporter did not answer /metrics");
+  return costs;
+}
+
+}  // namespace netif_rx::bench

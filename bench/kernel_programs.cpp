@@ -1,0 +1,89 @@
+#include "kernel_programs.h"
+
+#include <bpf/bpf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "empty_floor.skel.h"
+#include "netif_rx_bpf.skel.h"
+
+namespace netif_rx::bench {
+
+RunCounters read_run_counters(int program_fd) {
+  bpf_prog_info info{};
+  __u32 length = sizeof info;
+  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0)
+    throw std::runtime_error("bpf_obj_get_info_by_fd: " + std::string(std::strerror(errno)));
+  return {info.run_time_ns, info.run_cnt};
+}
+
+namespace {
+
+class LinkOwner {
+ public:
+  void attach(bpf_program* program, const std::string& what) {
+    if (link_) return;
+    link_ = bpf_program__attach(program);
+    if (!link_) throw std::runtime_error("attaching " + what + ": " + std::strerror(errno));
+  }
+  void detach() {
+    if (link_) bpf_link__destroy(link_);
+    link_ = nullptr;
+  }
+  ~LinkOwner() { detach(); }
+
+ private:
+  bpf_link* link_ = nullptr;
+};
+
+class OurProbe final : public BenchProgram {
+ public:
+  explicit OurProbe(std::uint32_t netns_inum) : skeleton_(netif_rx_bpf::open()) {
+    if (!skeleton_) throw std::runtime_error("opening the probe failed");
+    skeleton_->rodata->host_netns_inum = netns_inum;
+    bpf_program__set_autoload(skeleton_->progs.netif_rx_tp, false);
+    if (netif_rx_bpf::load(skeleton_) != 0) throw std::runtime_error("loading the probe failed");
+  }
+  ~OurProbe() override {
+    link_.detach();
+    netif_rx_bpf::destroy(skeleton_);
+  }
+  std::string name() const override { return "netif_rx_exporter probe"; }
+  void attach() override { link_.attach(skeleton_->progs.netif_rx_btf, name()); }
+  void detach() override { link_.detach(); }
+  int program_fd() const override { return bpf_program__fd(skeleton_->progs.netif_rx_btf); }
+
+ private:
+  netif_rx_bpf* skeleton_;
+  LinkOwner link_;
+};
+
+class EmptyFloor final : public BenchProgram {
+ public:
+  EmptyFloor() : skeleton_(empty_floor::open_and_load()) {
+    if (!skeleton_) throw std::runtime_error("loading the empty program failed");
+  }
+  ~EmptyFloor() override {
+    link_.detach();
+    empty_floor::destroy(skeleton_);
+  }
+  std::string name() const override { return "empty tp_btf (floor)"; }
+  void attach() override { link_.attach(skeleton_->progs.empty_floor, name()); }
+  void detach() override { link_.detach(); }
+  int program_fd() const override { return bpf_program__fd(skeleton_->progs.empty_floor); }
+
+ private:
+  empty_floor* skeleton_;
+  LinkOwner link_;
+};
+
+}  // namespace
+
+std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum) {
+  return std::make_unique<OurProbe>(netns_inum);
+}
+std::unique_ptr<BenchProgram> make_empty_floor() { return std::make_unique<EmptyFloor>(); }
+
+}  // namespace netif_rx::bench

@@ -1,0 +1,19 @@
+// /metrics on the pure path (snapshot -> metric families -> text), with
+// Google Benchmark, on a synthetic snapshot of N device x CPU series.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "snapshot.h"
+
+namespace netif_rx::bench {
+
+// `series` device x CPU pairs over 2 CPUs (each pair is a packets and a
+// bytes line).
+Snapshot synthetic_snapshot(int series);
+
+// Median wall-clock milliseconds of render + serialize, by series count.
+std::map<int, double> run_render_benchmarks(int argc, char** argv);
+
+}  // namespace netif_rx::bench
