@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bench_network.h"
+#include "config.h"
 #include "exporter_costs.h"
 #include "kernel_programs.h"
 #include "oneliner.h"
@@ -32,9 +33,9 @@ namespace netif_rx::bench {
 namespace {
 
 struct Options {
-  int rounds = 61;         // A/B alternations of the wall-clock phase
+  int rounds = 101;        // A/B alternations of the wall-clock phase
   int packets = 4096;      // datagrams per burst
-  int kernel_rounds = 21;  // rounds of the kernel-statistics phase
+  int kernel_rounds = 31;  // rounds of the kernel-statistics phase
   int scrapes = 10000;
 };
 
@@ -43,8 +44,9 @@ int flag(const std::string& arg, const char* name, int fallback) {
   return arg.rfind(prefix, 0) == 0 ? std::stoi(arg.substr(prefix.size())) : fallback;
 }
 
-// The default sampling duty cycle (2 s every 60 s).
-constexpr double kDefaultDuty = 2.0 / 60.0;
+// The default sampling duty cycle (bpf_stats.window / bpf_stats.period).
+const double kDefaultDuty = static_cast<double>(BpfStatsConfig{}.window.count()) /
+                            static_cast<double>(BpfStatsConfig{}.period.count());
 
 std::string fmt(double value, int decimals = 1) {
   char text[64];
@@ -140,7 +142,10 @@ int run(int argc, char** argv) {
     if (config == kOursStats) stats.reset(bpf_enable_stats(BPF_STATS_RUN_TIME));
     if (program) program->attach();
     network.burst(options.packets / 4);  // warm the caches with this configuration
-    const double ns = network.burst(options.packets);
+    // The least of three bursts: an interrupt or another task on the CPU
+    // only ever adds time, so the minimum is the least disturbed figure.
+    double ns = network.burst(options.packets);
+    for (int i = 0; i < 2; ++i) ns = std::min(ns, network.burst(options.packets));
     if (program) program->detach();
     return ns;
   };
@@ -240,8 +245,10 @@ int run(int argc, char** argv) {
                   "<= 0.35 (aim 0.25): " + verdict(packet_vs_one <= 0.35)});
   rows.push_back(
       {"(3) added ns/packet: bpf_stats.mode off", fmt(add_ours.median), spread(add_ours), ""});
-  rows.push_back({"(3) added ns/packet: bpf_stats.mode sampled (2s/60s)", fmt(add_sampled.median),
-                  spread(add_sampled), ""});
+  rows.push_back({"(3) added ns/packet: bpf_stats.mode sampled (" +
+                      format_duration(BpfStatsConfig{}.window) + " every " +
+                      format_duration(BpfStatsConfig{}.period) + ")",
+                  fmt(add_sampled.median), spread(add_sampled), ""});
   rows.push_back({"(3) added ns/packet: bpf_stats.mode always", fmt(add_always.median),
                   spread(add_always), ""});
   rows.push_back({"    sampled - off (statistics' share)", fmt(default_stats.median, 2),
