@@ -31,7 +31,7 @@ struct BpfStatsConfig {
   // sampled: for `window` every `period`; always: the whole lifetime;
   // off: never enabled by the exporter (what the kernel reports is exported).
   BpfStatsMode mode = BpfStatsMode::sampled;
-  Milliseconds window{2000};
+  Milliseconds window{1000};
   Milliseconds period{60000};
 };
 
