@@ -43,7 +43,7 @@ void drop_all_capabilities();
 
 // For a single-threaded process: keeps only `capability` (permitted and
 // effective, bounding set reduced to it), clears the rest, sets
-// no_new_privs. Returns 0 or an errno. Async-signal-safe apart from libcap.
+// no_new_privs. Returns 0 or an errno.
 int keep_only_capability(int capability);
 
 }  // namespace netif_rx
