@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bench_network.h"
+#include "bpf_stats_data.h"
 #include "config.h"
 #include "exporter_costs.h"
 #include "kernel_programs.h"
@@ -181,10 +182,15 @@ int run(int argc, char** argv) {
         network.burst(options.packets);
         const RunCounters after = read_run_counters(program->program_fd());
         program->detach();
+        // The same derivation as the dashboards: delta(run time) / delta(runs).
+        BpfProgramStats first;
+        first.run_time_ns = before.run_time_ns;
+        first.run_count = before.run_count;
+        BpfProgramStats second;
+        second.run_time_ns = after.run_time_ns;
+        second.run_count = after.run_count;
         if (after.run_count > before.run_count)
-          per_event[program->name()].push_back(
-              static_cast<double>(after.run_time_ns - before.run_time_ns) /
-              static_cast<double>(after.run_count - before.run_count));
+          per_event[program->name()].push_back(derive_cost(first, second, 1.0).ns_per_run);
       }
     }
   }
