@@ -71,8 +71,13 @@ class TopRunner {
     const std::string hint = "every " + format_duration(options_.interval) + ", Ctrl-C quits";
     TopReading before = source_.read();
     if (terminal) {
-      screen.draw("packets per device and CPU, from " + source_.describe() + "; " + hint +
-                  "\n\nthe first table comes in " + format_duration(options_.interval) + "\n");
+      const unsigned width = terminal_width(STDOUT_FILENO);
+      screen.draw(
+          fit_to_width("packets per device and CPU, from " + source_.describe() + "; " + hint,
+                       width) +
+          "\n\n" +
+          fit_to_width("the first table comes in " + format_duration(options_.interval), width) +
+          "\n");
     }
     auto deadline = before.taken + options_.interval;
     std::optional<RateTable> shown;
