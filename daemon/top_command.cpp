@@ -85,7 +85,8 @@ class TopRunner {
       const Wake wake = wait_until(deadline, signals_);
       if (wake == Wake::quit) return 0;
       if (wake == Wake::resize) {
-        if (shown && !screen.draw(render(*shown, hint))) return 0;
+        // Only a terminal is redrawn at its new width; a pipe gets no repeat.
+        if (screen.terminal() && shown && !screen.draw(render(*shown, hint))) return 0;
         continue;
       }
       TopReading after = source_.read();
