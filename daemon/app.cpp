@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "http_server.h"
+#include "link_watcher.h"
 #include "map_reader.h"
 #include "netns.h"
 #include "poller.h"
@@ -36,8 +37,32 @@ void App::start() {
 
   MapReader reader(probe_->device_counters_fd(), probe_->device_names_fd(),
                    probe_->untracked_counters_fd(), probe_->possible_cpus());
-  PollerOptions poller_options{config_.poll_interval, config_.namespaces, *host_netns};
-  poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
+
+  // Devices of this namespace: names from rtnetlink, map entries deleted as
+  // soon as the device is gone.
+  LinkWatcherOptions link_options;
+  link_options.on_removed = [this, eraser = reader,
+                             netns = *host_netns](std::uint32_t ifindex) mutable {
+    for (const auto& error : eraser.delete_device({netns, ifindex})) {
+      spdlog::warn("deleting the entries of a removed device: {}", error.describe());
+      self_metrics_.count_poll_error("map_delete");
+    }
+  };
+  link_options.on_error = [this](const std::string& message) {
+    spdlog::warn("device names: {}", message);
+    self_metrics_.count_poll_error("name_resolution");
+  };
+  links_ = std::make_unique<LinkWatcher>(std::move(link_options));
+
+  PollerOptions poller_options;
+  poller_options.interval = config_.poll_interval;
+  poller_options.namespaces = config_.namespaces;
+  poller_options.host_netns_inum = *host_netns;
+  poller_options.max_devices = config_.max_devices;
+  poller_options.stale_after = config_.stale_after;
+  poller_options.devices = config_.devices;
+  poller_ = std::make_unique<Poller>(
+      std::move(reader), poller_options, [this] { return links_->view(); }, store_, self_metrics_);
   if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
 
   HttpOptions http_options;
@@ -64,6 +89,10 @@ void App::stop() {
     poller_->stop();
     poller_.reset();
     spdlog::debug("poller stopped");
+  }
+  if (links_) {
+    links_.reset();
+    spdlog::debug("link watcher stopped");
   }
   if (probe_) {
     self_metrics_.set_probe_attached(false);
