@@ -168,9 +168,9 @@ bool LinkWatcher::resync() {
 }
 
 void LinkWatcher::drain_events() {
-  std::vector<std::uint8_t> buffer(kDatagramBuffer);
+  buffer_.resize(kDatagramBuffer);
   while (true) {
-    const ssize_t n = receive(events_.get(), buffer, MSG_DONTWAIT);
+    const ssize_t n = receive(events_.get(), buffer_, MSG_DONTWAIT);
     if (n == -EAGAIN || n == -EWOULDBLOCK) return;
     if (n == -ENOBUFS || n == -EMSGSIZE) {
       // The kernel dropped events (or one did not fit): the view may be
@@ -191,7 +191,7 @@ void LinkWatcher::drain_events() {
       return;
     }
     const auto parsed = parse_link_messages(
-        std::span<const std::uint8_t>(buffer.data(), static_cast<std::size_t>(n)));
+        std::span<const std::uint8_t>(buffer_.data(), static_cast<std::size_t>(n)));
     std::lock_guard lock(mutex_);
     for (const auto& message : parsed.messages) apply_removed(table_.apply(message));
     if (parsed.malformed && options_.on_error) {

@@ -58,7 +58,8 @@ class LinkWatcher {
 
   LinkWatcherOptions options_;
   UniqueFd events_;
-  UniqueFd stop_;  // eventfd
+  UniqueFd stop_;                     // eventfd
+  std::vector<std::uint8_t> buffer_;  // one datagram of events, reused
   mutable std::mutex mutex_;
   LinkTable table_;
   std::uint64_t resyncs_ = 0;
