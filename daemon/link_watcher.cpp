@@ -13,7 +13,6 @@
 namespace netif_rx {
 namespace {
 
-constexpr int kReceiveBuffer = 4 << 20;  // room for bursts of events (pod churn)
 constexpr std::size_t kDatagramBuffer = 64 << 10;
 constexpr int kDumpAttempts = 5;
 
@@ -104,11 +103,11 @@ LinkWatcher::LinkWatcher(LinkWatcherOptions options) : options_(std::move(option
                            errno_text(errno) + " (errno " + std::to_string(errno) +
                            "); the exporter needs AF_NETLINK (systemd: RestrictAddressFamilies=)");
   }
-  // More room than the default, so that bursts of link events (pods
-  // starting by the hundred) are not dropped; FORCE works with CAP_NET_ADMIN.
-  if (::setsockopt(events_.get(), SOL_SOCKET, SO_RCVBUFFORCE, &kReceiveBuffer,
-                   sizeof kReceiveBuffer) != 0) {
-    ::setsockopt(events_.get(), SOL_SOCKET, SO_RCVBUF, &kReceiveBuffer, sizeof kReceiveBuffer);
+  // FORCE goes past net.core.rmem_max with CAP_NET_ADMIN; without it, the
+  // plain option gives what the sysctl allows.
+  const int size = options_.receive_buffer;
+  if (::setsockopt(events_.get(), SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) != 0) {
+    ::setsockopt(events_.get(), SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
   }
   sockaddr_nl local{};
   local.nl_family = AF_NETLINK;

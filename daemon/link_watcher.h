@@ -22,6 +22,9 @@ namespace netif_rx {
 
 struct LinkWatcherOptions {
   std::chrono::milliseconds resync_interval{60000};
+  // Receive buffer of the event socket, in bytes: room for bursts of events
+  // (pods starting by the hundred). Tests make it tiny to provoke ENOBUFS.
+  int receive_buffer = 4 << 20;
   // Called, under the watcher's lock, for each device that is gone, after it
   // left the view: deletes its map entries. A poller that still sees the
   // device in a view taken after this cannot have read a later device's
