@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::size_t kDatagramBuffer = 64 << 10;
 constexpr int kDumpAttempts = 5;
+constexpr std::chrono::milliseconds kResyncRetry{500};
 
 UniqueFd netlink_socket(int extra_flags) {
   return UniqueFd(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | extra_flags, NETLINK_ROUTE));
@@ -178,7 +179,7 @@ void LinkWatcher::drain_events() {
         options_.on_error("network device events were lost (" + errno_text(static_cast<int>(-n)) +
                           "); listing every device again");
       }
-      resync();
+      next_resync_ = std::chrono::steady_clock::now();  // once the queue is read
       continue;
     }
     if (n < 0) {
@@ -200,15 +201,16 @@ void LinkWatcher::drain_events() {
 }
 
 void LinkWatcher::run() {
-  auto next_resync = std::chrono::steady_clock::now() + options_.resync_interval;
+  next_resync_ = std::chrono::steady_clock::now() + options_.resync_interval;
   while (true) {
     const auto now = std::chrono::steady_clock::now();
-    if (now >= next_resync) {
-      resync();
-      next_resync = now + options_.resync_interval;
+    if (now >= next_resync_) {
+      // A failed dump (e.g. interrupted by changes every time during a burst)
+      // is retried soon: the view stays suspect until one succeeds.
+      next_resync_ = now + (resync() ? options_.resync_interval : kResyncRetry);
     }
     const auto wait =
-        std::chrono::duration_cast<std::chrono::milliseconds>(next_resync - now).count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(next_resync_ - now).count();
     std::array<pollfd, 2> fds{{{events_.get(), POLLIN, 0}, {stop_.get(), POLLIN, 0}}};
     const int ready =
         ::poll(fds.data(), fds.size(), static_cast<int>(std::max<long long>(wait, 1)));

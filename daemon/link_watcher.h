@@ -63,6 +63,8 @@ class LinkWatcher {
   UniqueFd events_;
   UniqueFd stop_;                     // eventfd
   std::vector<std::uint8_t> buffer_;  // one datagram of events, reused
+  // Watcher thread only: when the next full dump is due (now, after ENOBUFS).
+  std::chrono::steady_clock::time_point next_resync_{};
   mutable std::mutex mutex_;
   LinkTable table_;
   std::uint64_t resyncs_ = 0;

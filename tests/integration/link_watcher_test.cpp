@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -65,14 +66,24 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
   const std::string netns = network.add_namespace("n");
 
   std::mutex mutex;
+  std::condition_variable changed;
   std::set<std::uint32_t> removed;
   int errors = 0;
+  // While `hold` is set, the watcher thread stops in on_removed (under its
+  // own lock, so view() must not be called then): events pile up in its
+  // socket until the kernel drops them.
+  bool hold = false;
+  bool held = false;
   LinkWatcherOptions options;
   options.resync_interval = std::chrono::hours(1);  // only ENOBUFS triggers one
   options.receive_buffer = 1;                       // the kernel's minimum
   options.on_removed = [&](std::uint32_t ifindex) {
-    std::lock_guard lock(mutex);
+    std::unique_lock lock(mutex);
     removed.insert(ifindex);
+    held = hold;
+    changed.notify_all();
+    changed.wait(lock, [&] { return !hold; });
+    held = false;
   };
   options.on_error = [&](const std::string&) {
     std::lock_guard lock(mutex);
@@ -93,7 +104,23 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
     expected.insert(p + std::to_string(i) + "a");
     expected.insert(p + std::to_string(i) + "b");
   }
-  ASSERT_TRUE(ip_batch(netns, create));
+  {
+    std::unique_lock lock(mutex);
+    hold = true;
+  }
+  run_or_fail({"ip", "-n", netns, "link", "add", p + "x", "type", "veth", "peer", "name", p + "y"});
+  run_or_fail({"ip", "-n", netns, "link", "del", p + "x"});
+  {
+    std::unique_lock lock(mutex);
+    EXPECT_TRUE(changed.wait_for(lock, std::chrono::seconds(10), [&] { return held; }));
+  }
+  const bool created = ip_batch(netns, create);  // while the watcher is held
+  {
+    std::lock_guard lock(mutex);
+    hold = false;
+  }
+  changed.notify_all();
+  ASSERT_TRUE(created);
   const auto names = [&] {
     std::set<std::string> out;
     for (const auto& [ifindex, link] : watcher->view()) out.insert(link.name);
@@ -120,9 +147,9 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
   EXPECT_TRUE(eventually([&] { return names() == expected; }));
 
   // Deleted in a burst: every ifindex reported removed, the view back to lo.
-  std::set<std::uint32_t> created;
+  std::set<std::uint32_t> live;
   for (const auto& [ifindex, link] : watcher->view()) {
-    if (link.name != "lo") created.insert(ifindex);
+    if (link.name != "lo") live.insert(ifindex);
   }
   std::vector<std::string> remove;
   for (int i = 0; i < kPairs; ++i) remove.push_back("link del " + p + std::to_string(i) + "ar");
@@ -130,7 +157,7 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
   EXPECT_TRUE(eventually([&] { return names() == std::set<std::string>{"lo"}; }));
   EXPECT_TRUE(eventually([&] {
     std::lock_guard lock(mutex);
-    return std::includes(removed.begin(), removed.end(), created.begin(), created.end());
+    return std::includes(removed.begin(), removed.end(), live.begin(), live.end());
   }));
 }
 
