@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
+#include "counting_pipeline.h"
 #include "http_server.h"
-#include "map_reader.h"
-#include "netns.h"
+#include "link_watcher.h"
 #include "poller.h"
 #include "probe.h"
 #include "snapshot_collector.h"
@@ -22,22 +22,12 @@ void App::start() {
   std::vector<ListenAddress> addresses;
   for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
 
-  const auto host_netns = current_netns_inum();
-  if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
-
-  ProbeOptions probe_options;
-  probe_options.host_netns_inum = *host_netns;
-  probe_options.count_all_namespaces = config_.namespaces == NamespaceMode::all;
-  probe_options.max_devices = config_.max_devices;
-  probe_options.attach = config_.attach;
-  probe_options.btf_path = cli_.btf_path;
-  probe_ = Probe::load(probe_options);
+  CountingPipeline pipeline =
+      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
+  probe_ = std::move(pipeline.probe);
+  links_ = std::move(pipeline.links);
+  poller_ = std::move(pipeline.poller);
   self_metrics_.set_probe_attached(true);
-
-  MapReader reader(probe_->device_counters_fd(), probe_->device_names_fd(),
-                   probe_->untracked_counters_fd(), probe_->possible_cpus());
-  PollerOptions poller_options{config_.poll_interval, config_.namespaces, *host_netns};
-  poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
   if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
 
   HttpOptions http_options;
@@ -64,6 +54,10 @@ void App::stop() {
     poller_->stop();
     poller_.reset();
     spdlog::debug("poller stopped");
+  }
+  if (links_) {
+    links_.reset();
+    spdlog::debug("link watcher stopped");
   }
   if (probe_) {
     self_metrics_.set_probe_attached(false);

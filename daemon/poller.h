@@ -6,13 +6,18 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <thread>
 
 #include "config.h"
+#include "device_filter.h"
+#include "link_table.h"
 #include "map_reader.h"
 #include "self_metrics.h"
 #include "snapshot_store.h"
+#include "stale_tracker.h"
+#include "untracked_warning.h"
 
 namespace netif_rx {
 
@@ -20,11 +25,18 @@ struct PollerOptions {
   Milliseconds interval{1000};
   NamespaceMode namespaces = NamespaceMode::host;
   std::uint32_t host_netns_inum = 0;
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
+  Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
+  DeviceFilterConfig devices;        // which devices are exported
 };
+
+// The current links of the exporter's namespace (LinkWatcher::view).
+using LinkViewSource = std::function<LinkView()>;
 
 class Poller {
  public:
-  Poller(MapReader reader, PollerOptions options, SnapshotStore& store, SelfMetrics& metrics);
+  Poller(MapReader reader, PollerOptions options, LinkViewSource host_links, SnapshotStore& store,
+         SelfMetrics& metrics);
   ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;
@@ -40,9 +52,14 @@ class Poller {
 
  private:
   void run();
+  void forget(const netif_rx_device_key& key);
 
   MapReader reader_;
   PollerOptions options_;
+  LinkViewSource host_links_;
+  CachedDeviceFilter filter_;
+  StaleTracker stale_;
+  UntrackedWarning untracked_warning_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;
 
