@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "bpf_stats.h"
+#include "link_table.h"
 #include "map_reader.h"
 #include "netns.h"
 #include "poller.h"
@@ -84,17 +85,26 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
       nullptr);
   PollerOptions poller_options;
   poller_options.host_netns_inum = options.host_netns_inum;
-  poller_options.read_bpf_stats = [reader](std::size_t n) { return reader->read(n); };
-  Poller poller(MapReader(probe->device_counters_fd(), probe->device_names_fd(),
-                          probe->untracked_counters_fd(), cpus),
-                poller_options, store, metrics);
+  poller_options.max_devices = options.max_devices;
+  // The synthetic devices live in the link view the poller names them from
+  // (as the link watcher would provide it: a copy per call).
+  auto links = std::make_shared<LinkView>();
+  Poller poller(
+      MapReader(probe->device_counters_fd(), probe->device_names_fd(),
+                probe->untracked_counters_fd(), cpus),
+      poller_options, [links] { return *links; }, store, metrics);
+  poller.set_bpf_stats_source([reader](std::size_t n) { return reader->read(n); });
 
   std::map<int, Summary> out;
   int inserted = 0;
   for (int count : device_counts) {
     for (; inserted < count; ++inserted) {
-      // Namespace inode 1: no real namespace has it, so no entry is deleted.
-      const netif_rx_device_key key{1, static_cast<std::uint32_t>(inserted + 1)};
+      // Host-namespace keys at ifindexes no real device has, named by the
+      // synthetic link view, so no entry is deleted.
+      const auto ifindex = static_cast<std::uint32_t>(1000000 + inserted);
+      (*links)[ifindex] =
+          LinkInfo{"synth" + std::to_string(inserted), static_cast<std::uint64_t>(inserted + 1)};
+      const netif_rx_device_key key{options.host_netns_inum, ifindex};
       if (bpf_map_update_elem(probe->device_counters_fd(), &key, value.data(), BPF_ANY) != 0)
         throw std::runtime_error("filling the map failed");
     }

@@ -9,8 +9,9 @@
 namespace netif_rx::bench {
 
 // Loads the real probe (map sized 16384), inserts N synthetic devices from
-// user space (a namespace inode nobody has, so the poller keeps them), and
-// times Poller::poll_once: milliseconds, by device count.
+// user space (host-namespace keys at ifindexes no device has, named by a
+// synthetic link view), and times Poller::poll_once: milliseconds, by device
+// count.
 std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int repetitions);
 
 struct ScrapeCosts {

@@ -6,9 +6,9 @@
 
 #include "bpf_stats.h"
 #include "bpf_stats_control.h"
+#include "counting_pipeline.h"
 #include "http_server.h"
-#include "map_reader.h"
-#include "netns.h"
+#include "link_watcher.h"
 #include "poller.h"
 #include "privileges.h"
 #include "probe.h"
@@ -25,38 +25,24 @@ void App::start() {
   std::vector<ListenAddress> addresses;
   for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
 
-  const auto host_netns = current_netns_inum();
-  if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
-
-  ProbeOptions probe_options;
-  probe_options.host_netns_inum = *host_netns;
-  probe_options.count_all_namespaces = config_.namespaces == NamespaceMode::all;
-  probe_options.max_devices = config_.max_devices;
-  probe_options.attach = config_.attach;
-  probe_options.btf_path = cli_.btf_path;
-  probe_ = Probe::load(probe_options);
-  self_metrics_.set_probe_attached(true);
-
-  MapReader reader(probe_->device_counters_fd(), probe_->device_names_fd(),
-                   probe_->untracked_counters_fd(), probe_->possible_cpus());
-  // Still one thread and all capabilities: enable statistics (always) or
-  // fork the helper that samples them.
+  // First, while the process still has one thread and all its capabilities:
+  // enable statistics (always) or fork the helper that samples them.
   bpf_stats_ = std::make_unique<BpfStatsControl>(config_.bpf_stats);
-  auto bpf_stats_reader = std::make_shared<BpfStatsReader>(
-      probe_->program_fd(), probe_->program_name(), probe_->attach_type(),
-      std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
-                                {"device_names", probe_->device_names_fd()},
-                                {"untracked_counters", probe_->untracked_counters_fd()}},
-      [control = bpf_stats_.get()] { return control->exporter_enabled(); });
 
-  PollerOptions poller_options;
-  poller_options.interval = config_.poll_interval;
-  poller_options.namespaces = config_.namespaces;
-  poller_options.host_netns_inum = *host_netns;
-  poller_options.read_bpf_stats = [bpf_stats_reader](std::size_t device_entries) {
-    return bpf_stats_reader->read(device_entries);
-  };
-  poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
+  CountingPipeline pipeline =
+      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
+  probe_ = std::move(pipeline.probe);
+  links_ = std::move(pipeline.links);
+  poller_ = std::move(pipeline.poller);
+  self_metrics_.set_probe_attached(true);
+  poller_->set_bpf_stats_source(
+      [reader = std::make_shared<BpfStatsReader>(
+           probe_->program_fd(), probe_->program_name(), probe_->attach_type(),
+           std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
+                                     {"device_names", probe_->device_names_fd()},
+                                     {"untracked_counters", probe_->untracked_counters_fd()}},
+           [control = bpf_stats_.get()] { return control->exporter_enabled(); })](
+          std::size_t device_entries) { return reader->read(device_entries); });
   if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
 
   HttpOptions http_options;
@@ -88,6 +74,10 @@ void App::stop() {
     poller_->stop();
     poller_.reset();
     spdlog::debug("poller stopped");
+  }
+  if (links_) {
+    links_.reset();
+    spdlog::debug("link watcher stopped");
   }
   bpf_stats_.reset();
   if (probe_) {

@@ -12,6 +12,7 @@
 namespace netif_rx {
 
 class Probe;
+class LinkWatcher;
 class BpfStatsControl;
 class Poller;
 class HttpServer;
@@ -39,8 +40,11 @@ class App {
   CliOptions cli_;
   SelfMetrics self_metrics_;
   SnapshotStore store_;
-  // Destroyed in reverse order: HTTP first, then the poller, then the probe.
+  // Destroyed in reverse order: HTTP first, then the poller, then the link
+  // watcher (it deletes map entries), then the probe.
   std::unique_ptr<Probe> probe_;
+  std::unique_ptr<LinkWatcher> links_;
+  // The statistics' descriptor or sampling helper (read by the poller).
   std::unique_ptr<BpfStatsControl> bpf_stats_;
   std::unique_ptr<Poller> poller_;
   std::unique_ptr<HttpServer> http_;

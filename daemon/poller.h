@@ -11,9 +11,13 @@
 #include <thread>
 
 #include "config.h"
+#include "device_filter.h"
+#include "link_table.h"
 #include "map_reader.h"
 #include "self_metrics.h"
 #include "snapshot_store.h"
+#include "stale_tracker.h"
+#include "untracked_warning.h"
 
 namespace netif_rx {
 
@@ -21,17 +25,29 @@ struct PollerOptions {
   Milliseconds interval{1000};
   NamespaceMode namespaces = NamespaceMode::host;
   std::uint32_t host_netns_inum = 0;
-  // Reads the probe's own cost into each snapshot, given the number of keys
-  // the poll found in the per-device map. Optional.
-  std::function<BpfStatsSnapshot(std::size_t device_entries)> read_bpf_stats;
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
+  Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
+  DeviceFilterConfig devices;        // which devices are exported
 };
+
+// The current links of the exporter's namespace (LinkWatcher::view).
+using LinkViewSource = std::function<LinkView()>;
+
+// Reads the probe's own cost, given the number of keys the poll found in the
+// per-device map (see BpfStatsReader).
+using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries)>;
 
 class Poller {
  public:
-  Poller(MapReader reader, PollerOptions options, SnapshotStore& store, SelfMetrics& metrics);
+  Poller(MapReader reader, PollerOptions options, LinkViewSource host_links, SnapshotStore& store,
+         SelfMetrics& metrics);
   ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;
+
+  // Puts the probe's own cost into each snapshot from now on. Optional; call
+  // before start().
+  void set_bpf_stats_source(BpfStatsSource source) { bpf_stats_ = std::move(source); }
 
   // One poll, on the caller's thread. Returns false when it failed.
   bool poll_once();
@@ -44,9 +60,15 @@ class Poller {
 
  private:
   void run();
+  void forget(const netif_rx_device_key& key);
 
   MapReader reader_;
   PollerOptions options_;
+  LinkViewSource host_links_;
+  CachedDeviceFilter filter_;
+  StaleTracker stale_;
+  UntrackedWarning untracked_warning_;
+  BpfStatsSource bpf_stats_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;
 

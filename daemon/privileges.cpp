@@ -1,6 +1,7 @@
 #include "privileges.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <sys/capability.h>
@@ -30,11 +31,15 @@ bool has_effective(cap_value_t capability) {
   return ok && value == CAP_SET;
 }
 
-// Highest capability number the kernel knows.
+// Highest capability number the kernel knows. Plain system calls: the
+// sampling helper calls this right after fork().
 int last_capability() {
-  std::ifstream in("/proc/sys/kernel/cap_last_cap");
   int last = CAP_LAST_CAP;
-  in >> last;
+  const int fd = ::open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return last;
+  char text[16] = {};
+  if (::read(fd, text, sizeof text - 1) > 0) last = std::atoi(text);
+  ::close(fd);
   return last;
 }
 
