@@ -277,8 +277,8 @@ int run(int argc, char** argv) {
                   fmt(scrape.rss_mib, 1), "", "<= 10 MiB: " + verdict(scrape.rss_mib <= 10)});
 
   std::printf(
-      "\nnetif_rx_exporter benchmark: %d A/B rounds x %d UDP packets (16-byte payload) "
-      "over a veth pair, %d kernel-statistics rounds\n\n",
+      "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
+      "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",
       options.rounds, options.packets, options.kernel_rounds);
   print_table(rows);
   return 0;
