@@ -89,8 +89,11 @@ bool Poller::poll_once() {
   metrics_.observe_poll(std::chrono::duration<double>(finished - started).count());
   if (ok) {
     metrics_.set_last_poll_timestamp(unix_seconds_now());
-    std::lock_guard lock(mutex_);
-    last_success_ = finished;
+    {
+      std::lock_guard lock(mutex_);
+      last_success_ = finished;
+    }
+    if (options_.after_success) options_.after_success();
   }
   return ok;
 }
@@ -115,17 +118,38 @@ std::chrono::steady_clock::time_point Poller::last_success() const {
   return last_success_;
 }
 
+void Poller::set_interval(Milliseconds interval) {
+  {
+    std::lock_guard lock(mutex_);
+    options_.interval = interval;
+    interval_changed_ = true;
+  }
+  wake_.notify_all();
+}
+
 void Poller::run() {
-  auto next = std::chrono::steady_clock::now() + options_.interval;
+  Milliseconds interval;
+  {
+    std::lock_guard lock(mutex_);
+    interval = options_.interval;
+  }
+  auto next = std::chrono::steady_clock::now() + interval;
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (wake_.wait_until(lock, next, [this] { return stopping_; })) return;
+      if (wake_.wait_until(lock, next, [this] { return stopping_ || interval_changed_; })) {
+        if (stopping_) return;
+        // A new interval: the next poll is one new interval after the last.
+        next += options_.interval - interval;
+        interval = options_.interval;
+        interval_changed_ = false;
+        continue;
+      }
     }
     poll_once();
-    next += options_.interval;
+    next += interval;
     const auto now = std::chrono::steady_clock::now();
-    if (next < now) next = now + options_.interval;  // a slow poll: don't burst
+    if (next < now) next = now + interval;  // a slow poll: don't burst
   }
 }
 

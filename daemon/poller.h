@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -20,6 +21,9 @@ struct PollerOptions {
   Milliseconds interval{1000};
   NamespaceMode namespaces = NamespaceMode::host;
   std::uint32_t host_netns_inum = 0;
+  // Called after every successful poll, on the polling thread (the systemd
+  // watchdog ping: a stuck poller stops it).
+  std::function<void()> after_success;
 };
 
 class Poller {
@@ -34,6 +38,8 @@ class Poller {
   // Polls every interval on a thread of its own until stop().
   void start();
   void stop();
+  // Applies a new interval from the next wait on (configuration reload).
+  void set_interval(Milliseconds interval);
 
   // Monotonic time of the last successful poll (zero before the first).
   std::chrono::steady_clock::time_point last_success() const;
@@ -49,6 +55,7 @@ class Poller {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  bool interval_changed_ = false;
   std::chrono::steady_clock::time_point last_success_{};
   std::thread thread_;
 };

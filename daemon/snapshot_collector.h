@@ -4,6 +4,8 @@
 
 #include <prometheus/collectable.h>
 
+#include <mutex>
+
 #include "exposition.h"
 #include "snapshot_store.h"
 
@@ -15,11 +17,22 @@ class SnapshotCollector final : public prometheus::Collectable {
       : store_(store), options_(options) {}
 
   std::vector<prometheus::MetricFamily> Collect() const override {
-    return render_snapshot(*store_.latest(), options_);
+    return render_snapshot(*store_.latest(), options());
+  }
+
+  // Configuration reload: applies from the next scrape on.
+  void set_options(RenderOptions options) {
+    std::lock_guard lock(mutex_);
+    options_ = options;
+  }
+  RenderOptions options() const {
+    std::lock_guard lock(mutex_);
+    return options_;
   }
 
  private:
   const SnapshotStore& store_;
+  mutable std::mutex mutex_;
   RenderOptions options_;
 };
 
