@@ -5,6 +5,8 @@ BUILD_DIR      ?= build
 TEST_BUILD_DIR ?= build/test
 JOBS           ?= $(shell nproc)
 RUN_ARGS       ?=
+PREFIX         ?= /usr/local
+DESTDIR        ?=
 
 .PHONY: all deps build run test test-build format format-check bench install clean
 
@@ -14,8 +16,9 @@ deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF >/dev/null
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target netif_rx_exporter
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target netif_rx_exporter netif_rx_civetweb_tls
 
 run: build
 	$(BUILD_DIR)/netif_rx_exporter $(RUN_ARGS)
@@ -34,8 +37,10 @@ format:
 format-check: deps
 	@bash scripts/check-format.sh
 
+# make install PREFIX=/usr [DESTDIR=/tmp/stage]: binary, unit, /etc/default file,
+# example configuration.
 install: build
-	@cmake --install $(BUILD_DIR)
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

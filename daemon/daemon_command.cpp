@@ -7,6 +7,7 @@
 #include "config.h"
 #include "notify.h"
 #include "version.h"
+#include "web_config.h"
 
 namespace netif_rx {
 namespace {
@@ -44,6 +45,15 @@ int run_daemon(const CliOptions& cli) {
     } catch (const ConfigError& e) {
       spdlog::error("invalid configuration: {}", e.what());
       notifier.status("invalid configuration");
+      return 1;
+    }
+  }
+  if (cli.web_config_file) {
+    try {
+      (void)load_web_config_file(*cli.web_config_file);  // certificates are checked at start
+    } catch (const ConfigError& e) {
+      spdlog::error("invalid web configuration: {}", e.what());
+      notifier.status("invalid web configuration");
       return 1;
     }
   }
