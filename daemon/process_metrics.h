@@ -3,6 +3,7 @@
 #pragma once
 
 #include <prometheus/collectable.h>
+#include <prometheus/metric_family.h>
 
 #include <cstdint>
 #include <optional>
