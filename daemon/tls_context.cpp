@@ -43,25 +43,38 @@ SSL_verify_cb verify_callback(ClientAuth auth) {
                                                                         : nullptr;
 }
 
-// The client authentication of a context, kept with it (ex_data would do too;
-// the verify callback tells them apart).
-void copy_settings(SSL* ssl, SSL_CTX* from) {
+// Gives one connection everything of `from` that the handshake uses:
+// certificate, chain and key, the client CA store and names, verification
+// and the minimum version. Set on the connection itself rather than by
+// switching its context (SSL_set_SSL_CTX): civetweb's own SNI callback runs
+// later in the handshake and switches the context back to its own.
+bool apply_context(SSL* ssl, SSL_CTX* from) {
+  X509* cert = SSL_CTX_get0_certificate(from);
+  EVP_PKEY* key = SSL_CTX_get0_privatekey(from);
+  STACK_OF(X509)* chain = nullptr;
+  SSL_CTX_get0_chain_certs(from, &chain);
+  if (cert == nullptr || key == nullptr || SSL_use_cert_and_key(ssl, cert, key, chain, 1) != 1) {
+    return false;
+  }
+  if (SSL_set1_verify_cert_store(ssl, SSL_CTX_get_cert_store(from)) != 1) return false;
+  if (STACK_OF(X509_NAME)* names = SSL_CTX_get_client_CA_list(from)) {
+    STACK_OF(X509_NAME)* copy = SSL_dup_CA_list(names);
+    if (copy == nullptr) return false;
+    SSL_set_client_CA_list(ssl, copy);
+  }
   SSL_set_verify(ssl, SSL_CTX_get_verify_mode(from), SSL_CTX_get_verify_callback(from));
   SSL_set_min_proto_version(ssl, SSL_CTX_get_min_proto_version(from));
+  return true;
 }
 
 int on_client_hello(SSL* ssl, int* alert, void* arg) {
   const auto* source = static_cast<const TlsContextSource*>(arg);
   const TlsContext newest = (*source)();
-  if (!newest) return SSL_CLIENT_HELLO_SUCCESS;  // keep what the connection has
-  if (SSL_get_SSL_CTX(ssl) != newest.get()) {
-    // SSL_set_SSL_CTX takes its own reference on the context.
-    if (SSL_set_SSL_CTX(ssl, newest.get()) == nullptr) {
-      *alert = SSL_AD_INTERNAL_ERROR;
-      return SSL_CLIENT_HELLO_ERROR;
-    }
+  if (!newest || !apply_context(ssl, newest.get())) {
+    spdlog::error("TLS handshake refused: no usable certificate");
+    *alert = SSL_AD_INTERNAL_ERROR;
+    return SSL_CLIENT_HELLO_ERROR;
   }
-  copy_settings(ssl, newest.get());
   return SSL_CLIENT_HELLO_SUCCESS;
 }
 

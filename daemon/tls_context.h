@@ -4,8 +4,9 @@
 // civetweb creates one SSL_CTX at startup and hands it to init_ssl; we set it
 // up from the configuration and add a ClientHello callback. That callback runs
 // before version negotiation and certificate selection on every handshake and
-// moves the connection to the newest context (SSL_set_SSL_CTX), copying the
-// settings SSL_set_SSL_CTX leaves behind (verify mode, minimum version).
+// gives the connection the newest context's certificate, key, client CA store,
+// verification and minimum version. The listener never closes: a rotated
+// certificate is served from the next handshake on.
 #pragma once
 
 #include <functional>
