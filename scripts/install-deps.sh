@@ -10,10 +10,12 @@ packages=(
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries
   prometheus-cpp-dev libcivetweb-dev libyaml-cpp-dev libsystemd-dev libspdlog-dev libfmt-dev
-  libcap-dev libcrypt-dev
+  libcap-dev libcrypt-dev libssl-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   iproute2 procps curl prometheus bpftrace
+  # service tests: systemd-analyze, certificates, bcrypt hashes
+  systemd openssl apache2-utils python3
 )
 
 missing=()
