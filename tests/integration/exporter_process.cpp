@@ -30,7 +30,8 @@ int free_port() {
 }
 
 ExporterProcess::ExporterProcess(const std::string& config_yaml,
-                                 const std::vector<std::string>& extra_flags) {
+                                 const std::vector<std::string>& extra_flags,
+                                 const std::vector<std::string>& command_prefix) {
   char dir_template[] = "/tmp/netif_rx_test.XXXXXX";
   dir_ = ::mkdtemp(dir_template);
   std::ofstream(dir_ + "/config.yaml") << config_yaml;
@@ -39,6 +40,7 @@ ExporterProcess::ExporterProcess(const std::string& config_yaml,
   std::vector<std::string> argv{NETIF_RX_EXPORTER_BINARY, "--config.file=" + dir_ + "/config.yaml",
                                 "--web.listen-address=127.0.0.1:" + std::to_string(port_)};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+  argv.insert(argv.begin(), command_prefix.begin(), command_prefix.end());
   const std::string log_path = dir_ + "/exporter.log";
 
   pid_ = ::fork();
@@ -49,7 +51,7 @@ ExporterProcess::ExporterProcess(const std::string& config_yaml,
     std::vector<char*> args;
     for (auto& arg : argv) args.push_back(arg.data());
     args.push_back(nullptr);
-    ::execv(args[0], args.data());
+    ::execvp(args[0], args.data());
     ::_exit(127);
   }
 }

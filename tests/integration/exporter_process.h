@@ -13,8 +13,10 @@ namespace netif_rx::test {
 class ExporterProcess {
  public:
   // Starts the binary with `config_yaml` as its configuration file and a free
-  // loopback port; extra flags are appended.
-  ExporterProcess(const std::string& config_yaml, const std::vector<std::string>& extra_flags = {});
+  // loopback port; extra flags are appended. `command_prefix` runs it through
+  // another program (e.g. unshare), which must exec it in the end.
+  ExporterProcess(const std::string& config_yaml, const std::vector<std::string>& extra_flags = {},
+                  const std::vector<std::string>& command_prefix = {});
   ~ExporterProcess();
   ExporterProcess(const ExporterProcess&) = delete;
   ExporterProcess& operator=(const ExporterProcess&) = delete;
