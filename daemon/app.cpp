@@ -51,10 +51,11 @@ void App::start() {
 
   MapReader reader(probe_->device_counters_fd(), probe_->device_names_fd(),
                    probe_->untracked_counters_fd(), probe_->possible_cpus());
-  PollerOptions poller_options{config_.poll_interval, config_.namespaces, *host_netns, {}};
+  PollerOptions poller_options{config_.poll_interval, config_.namespaces, *host_netns};
+  poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
   if (notifier_ && notifier_->watchdog()) {
     const Notifier* notifier = notifier_;
-    poller_options.after_success = [notifier] { notifier->watchdog_ping(); };
+    poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
     const auto half = std::chrono::duration_cast<Milliseconds>(*notifier_->watchdog() / 2);
     if (config_.poll_interval > half) {
       spdlog::warn(
@@ -63,7 +64,6 @@ void App::start() {
           format_duration(config_.poll_interval), format_duration(half * 2));
     }
   }
-  poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
   status(notifier_, "first poll");
   if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
 

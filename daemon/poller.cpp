@@ -93,7 +93,7 @@ bool Poller::poll_once() {
       std::lock_guard lock(mutex_);
       last_success_ = finished;
     }
-    if (options_.after_success) options_.after_success();
+    if (after_success_) after_success_();
   }
   return ok;
 }

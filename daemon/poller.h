@@ -21,9 +21,6 @@ struct PollerOptions {
   Milliseconds interval{1000};
   NamespaceMode namespaces = NamespaceMode::host;
   std::uint32_t host_netns_inum = 0;
-  // Called after every successful poll, on the polling thread (the systemd
-  // watchdog ping: a stuck poller stops it).
-  std::function<void()> after_success;
 };
 
 class Poller {
@@ -38,6 +35,9 @@ class Poller {
   // Polls every interval on a thread of its own until stop().
   void start();
   void stop();
+  // Called after every successful poll, on the polling thread (the systemd
+  // watchdog ping: a stuck poller stops it). Set before start().
+  void set_after_success(std::function<void()> callback) { after_success_ = std::move(callback); }
   // Applies a new interval from the next wait on (configuration reload).
   void set_interval(Milliseconds interval);
 
@@ -49,6 +49,7 @@ class Poller {
 
   MapReader reader_;
   PollerOptions options_;
+  std::function<void()> after_success_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;
 
