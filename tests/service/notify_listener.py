@@ -4,6 +4,7 @@ datagram socket and writes every message it receives as one line
 message it also asks the exporter's /-/ready, so that the test can tell
 what the exporter had done when it said READY=1.
 Usage: notify_listener.py SOCKET_PATH PORT SECONDS"""
+import os
 import socket
 import sys
 import time
@@ -12,6 +13,7 @@ import urllib.request
 path, port, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 sock.bind(path)
+os.chmod(path, 0o777)  # an exporter started as another user can send too
 start = time.monotonic()
 print("listening", flush=True)
 while time.monotonic() - start < seconds:
