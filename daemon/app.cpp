@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
+#include "counting_pipeline.h"
 #include "http_server.h"
-#include "map_reader.h"
-#include "netns.h"
+#include "link_watcher.h"
 #include "notify.h"
 #include "poller.h"
 #include "probe.h"
@@ -36,23 +36,13 @@ void App::start() {
   std::vector<ListenAddress> addresses;
   for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
 
-  const auto host_netns = current_netns_inum();
-  if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
-
-  ProbeOptions probe_options;
-  probe_options.host_netns_inum = *host_netns;
-  probe_options.count_all_namespaces = config_.namespaces == NamespaceMode::all;
-  probe_options.max_devices = config_.max_devices;
-  probe_options.attach = config_.attach;
-  probe_options.btf_path = cli_.btf_path;
   status(notifier_, "loading and attaching the probe");
-  probe_ = Probe::load(probe_options);
+  CountingPipeline pipeline =
+      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
+  probe_ = std::move(pipeline.probe);
+  links_ = std::move(pipeline.links);
+  poller_ = std::move(pipeline.poller);
   self_metrics_.set_probe_attached(true);
-
-  MapReader reader(probe_->device_counters_fd(), probe_->device_names_fd(),
-                   probe_->untracked_counters_fd(), probe_->possible_cpus());
-  PollerOptions poller_options{config_.poll_interval, config_.namespaces, *host_netns};
-  poller_ = std::make_unique<Poller>(std::move(reader), poller_options, store_, self_metrics_);
   if (notifier_ && notifier_->watchdog()) {
     const Notifier* notifier = notifier_;
     poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
@@ -96,6 +86,10 @@ void App::stop() {
     poller_.reset();
     spdlog::debug("poller stopped");
   }
+  if (links_) {
+    links_.reset();
+    spdlog::debug("link watcher stopped");
+  }
   if (probe_) {
     self_metrics_.set_probe_attached(false);
     probe_.reset();
@@ -109,6 +103,7 @@ ReloadPlan App::reload(const Config& next) {
   if (poller_ && plan.config.poll_interval != config_.poll_interval) {
     poller_->set_interval(plan.config.poll_interval);
   }
+  if (poller_) poller_->set_devices(plan.config.devices, plan.config.stale_after);
   if (snapshot_collector_) {
     snapshot_collector_->set_options(
         RenderOptions{plan.config.per_cpu, plan.config.namespaces == NamespaceMode::all});

@@ -15,6 +15,7 @@
 namespace netif_rx {
 
 class Probe;
+class LinkWatcher;
 class Poller;
 class HttpServer;
 class Notifier;
@@ -58,8 +59,10 @@ class App {
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;
   SnapshotStore store_;
-  // Destroyed in reverse order: HTTP first, then the poller, then the probe.
+  // Destroyed in reverse order: HTTP first, then the poller, then the link
+  // watcher (it deletes map entries), then the probe.
   std::unique_ptr<Probe> probe_;
+  std::unique_ptr<LinkWatcher> links_;
   std::unique_ptr<Poller> poller_;
   std::unique_ptr<HttpServer> http_;
 };

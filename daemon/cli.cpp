@@ -3,6 +3,8 @@
 #include <functional>
 #include <map>
 
+#include "flag_parser.h"
+
 namespace netif_rx {
 namespace {
 
@@ -17,8 +19,7 @@ bool is_one_of(const std::string& value, std::initializer_list<const char*> allo
 
 CliOptions parse_cli(const std::vector<std::string>& args) {
   CliOptions options;
-  using Setter = std::function<void(const std::string&)>;
-  const std::map<std::string, Setter> valued{
+  const std::map<std::string, std::function<void(const std::string&)>> valued{
       {"--config.file", [&](const std::string& v) { options.config_file = v; }},
       {"--web.config.file", [&](const std::string& v) { options.web_config_file = v; }},
       {"--web.listen-address",
@@ -62,32 +63,14 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
                      "'; the commands are check and top (see --help)");
     }
   }
-  for (std::size_t i = first; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      options.show_help = true;
-      continue;
-    }
-    if (arg == "--version") {
-      options.show_version = true;
-      continue;
-    }
-    const auto eq = arg.find('=');
-    const std::string name = arg.substr(0, eq);
-    const auto flag = valued.find(name);
-    if (flag == valued.end()) {
-      throw CliError("unknown flag '" + name + "'; see --help for the flags");
-    }
-    std::string value;
-    if (eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      throw CliError("flag " + name + " needs a value, as in " + name + "=VALUE");
-    }
-    flag->second(value);
-  }
+  parse_flags(args, first,
+              {valued,
+               {{"--help", [&] { options.show_help = true; }},
+                {"-h", [&] { options.show_help = true; }},
+                {"--version", [&] { options.show_version = true; }}},
+               [](const std::string& name) {
+                 return "unknown flag '" + name + "'; see --help for the flags";
+               }});
   if (options.listen_addresses.empty()) options.listen_addresses.push_back(kDefaultListenAddress);
   return options;
 }

@@ -22,6 +22,17 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
       "max_devices", plan.config.max_devices, running.max_devices,
       [](std::uint32_t value) { return std::to_string(value); }, plan.needs_restart);
   keep("attach", plan.config.attach, running.attach, text, plan.needs_restart);
+  // Statistics are switched by a sampler that has no live setter yet.
+  const auto stats = [](const BpfStatsConfig& c) {
+    return std::string(to_string(c.mode)) + "/" + format_duration(c.window) + "/" +
+           format_duration(c.period);
+  };
+  if (stats(plan.config.bpf_stats) != stats(running.bpf_stats)) {
+    plan.needs_restart.push_back("bpf_stats: " + stats(running.bpf_stats) + " -> " +
+                                 stats(plan.config.bpf_stats) + " needs a restart; keeping " +
+                                 stats(running.bpf_stats));
+    plan.config.bpf_stats = running.bpf_stats;
+  }
   return plan;
 }
 

@@ -130,8 +130,10 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
 
 std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
-  const std::pair<int, const char*> maps[] = {{counters_fd_, "device_counters"},
-                                              {names_fd_, "device_names"}};
+  // The name first: the probe writes it after creating the counters entry,
+  // so whichever entry the probe re-creates meanwhile keeps its name.
+  const std::pair<int, const char*> maps[] = {{names_fd_, "device_names"},
+                                              {counters_fd_, "device_counters"}};
   for (const auto& [fd, name] : maps) {
     const int rc = bpf_map_delete_elem(fd, &key);
     if (rc != 0 && last_errno(rc) != ENOENT)

@@ -54,6 +54,7 @@ class MapReader {
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
   // Removes a device from both per-device maps (a missing entry is fine).
+  // Uses no state of the reader: safe on a copy, from another thread.
   std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
 
   // Entries in the per-device map at the last read.

@@ -1,5 +1,6 @@
 #include "poller.h"
 
+#include <net/if.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <cstring>
 
 #include "cpu_list.h"
-#include "host_interfaces.h"
 #include "label_value.h"
 
 namespace netif_rx {
@@ -19,13 +19,31 @@ double unix_seconds_now() {
 
 }  // namespace
 
-Poller::Poller(MapReader reader, PollerOptions options, SnapshotStore& store, SelfMetrics& metrics)
-    : reader_(std::move(reader)), options_(options), store_(store), metrics_(metrics) {}
+Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_links,
+               SnapshotStore& store, SelfMetrics& metrics)
+    : reader_(std::move(reader)),
+      options_(options),
+      host_links_(std::move(host_links)),
+      filter_(DeviceFilter(options_.devices)),
+      stale_(options_.stale_after),
+      store_(store),
+      metrics_(metrics) {}
 
 Poller::~Poller() { stop(); }
 
 bool Poller::poll_once() {
   const auto started = std::chrono::steady_clock::now();
+  std::optional<PendingDevices> reloaded;
+  {
+    std::lock_guard lock(mutex_);
+    reloaded.swap(pending_devices_);
+  }
+  if (reloaded) {
+    options_.devices = reloaded->devices;
+    options_.stale_after = reloaded->stale_after;
+    filter_ = CachedDeviceFilter(DeviceFilter(options_.devices));
+    stale_.set_limit(options_.stale_after);
+  }
   bool ok = true;
   const auto report = [&](const std::vector<MapReadError>& errors, const char* reason) {
     for (const auto& error : errors) {
@@ -35,20 +53,17 @@ bool Poller::poll_once() {
     }
   };
 
-  // Map first, interface list second: a device that had counts and is missing
-  // from the later list was deleted, not just created.
+  // The links before and after the map read: a device is shown only if the
+  // same device held its ifindex in both (see resolve_host_name), so a count
+  // read just before a deletion never appears under a successor's name.
+  const LinkView links_before = host_links_();
   auto counters = reader_.read_device_counters();
   report(counters.errors, "map_read");
   auto untracked = reader_.read_untracked();
   report(untracked.errors, "map_read");
   if (!counters.ok() || !untracked.ok()) return false;
+  const LinkView links_after = host_links_();
 
-  const auto interfaces = list_host_interfaces();
-  if (!interfaces) {
-    spdlog::warn("poll: listing network devices failed: {}", std::strerror(errno));
-    metrics_.count_poll_error("name_resolution");
-    return false;
-  }
   decltype(reader_.read_device_names().value) recorded_names;
   if (options_.namespaces == NamespaceMode::all) {
     auto names = reader_.read_device_names();
@@ -63,26 +78,59 @@ bool Poller::poll_once() {
   for (auto& device : counters.value) {
     std::string name;
     if (device.key.netns_inum == options_.host_netns_inum) {
-      const auto found = interfaces->find(device.key.ifindex);
-      if (found == interfaces->end()) {
-        // Deleted since it was counted: forget it, so that a device that
-        // later gets the same ifindex starts from zero.
-        report(reader_.delete_device(device.key), "map_delete");
+      HostName resolved = resolve_host_name(device.key.ifindex, links_before, links_after);
+      if (resolved.kind == HostName::Kind::unknown) {
+        // Not in the view (an event not read yet, or lost): ask the kernel.
+        char kernel_name[IF_NAMESIZE] = {};
+        if (if_indextoname(device.key.ifindex, kernel_name) != nullptr) {
+          resolved = {HostName::Kind::show, kernel_name};
+        } else if (errno == ENXIO || errno == ENODEV) {
+          // Deleted since it was counted: forget it, so that a device that
+          // later gets the same ifindex starts from zero.
+          report(reader_.delete_device(device.key), "map_delete");
+          continue;
+        } else {
+          spdlog::warn("poll: naming ifindex {} failed: {}", device.key.ifindex,
+                       std::strerror(errno));
+          metrics_.count_poll_error("name_resolution");
+          ok = false;
+          continue;
+        }
+      }
+      if (resolved.kind == HostName::Kind::skip) continue;  // next poll shows the right one
+      name = std::move(resolved.name);
+    } else {
+      std::uint64_t packets = 0;
+      for (const auto& cpu : device.per_cpu) packets += cpu.packets;
+      if (stale_.stale(device.key, packets, started)) {
+        forget(device.key);
         continue;
       }
-      name = found->second;
-    } else {
       const auto found = recorded_names.find(device.key);
-      name = found != recorded_names.end() ? found->second
-                                           : "ifindex" + std::to_string(device.key.ifindex);
+      // The probe writes the name just after creating the entry: a missing
+      // name means "just created"; the next poll has it.
+      if (found == recorded_names.end()) continue;
+      name = found->second;
     }
+    if (!filter_.exported(name)) continue;
     snapshot->devices.push_back({device.key, to_label_value(name), std::move(device.per_cpu)});
   }
+  stale_.end_poll();
+  filter_.forget_unused();
   std::sort(snapshot->devices.begin(), snapshot->devices.end(),
             [](const DeviceSeries& a, const DeviceSeries& b) {
               return std::tie(a.name, a.key.netns_inum, a.key.ifindex) <
                      std::tie(b.name, b.key.netns_inum, b.key.ifindex);
             });
+
+  std::uint64_t untracked_total = 0;
+  for (const auto& cpu : snapshot->untracked_per_cpu) untracked_total += cpu.packets;
+  if (const auto pending = untracked_warning_.update(untracked_total, started)) {
+    spdlog::warn(
+        "the device map is full (max_devices={}): {} packets since the last warning were counted "
+        "in netif_rx_untracked_packets_total without a device; raise max_devices",
+        options_.max_devices, *pending);
+  }
   store_.publish(std::move(snapshot));
 
   const auto finished = std::chrono::steady_clock::now();
@@ -96,6 +144,17 @@ bool Poller::poll_once() {
     if (after_success_) after_success_();
   }
   return ok;
+}
+
+void Poller::forget(const netif_rx_device_key& key) {
+  spdlog::debug("forgetting device netns={} ifindex={}: no packets for {}", key.netns_inum,
+                key.ifindex, format_duration(options_.stale_after));
+  const auto errors = reader_.delete_device(key);
+  for (const auto& error : errors) {
+    spdlog::warn("poll: {}", error.describe());
+    metrics_.count_poll_error("map_delete");
+  }
+  stale_.forget(key);
 }
 
 void Poller::start() {
@@ -125,6 +184,11 @@ void Poller::set_interval(Milliseconds interval) {
     interval_changed_ = true;
   }
   wake_.notify_all();
+}
+
+void Poller::set_devices(DeviceFilterConfig devices, Milliseconds stale_after) {
+  std::lock_guard lock(mutex_);
+  pending_devices_ = PendingDevices{std::move(devices), stale_after};
 }
 
 void Poller::run() {

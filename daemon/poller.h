@@ -8,12 +8,17 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "config.h"
+#include "device_filter.h"
+#include "link_table.h"
 #include "map_reader.h"
 #include "self_metrics.h"
 #include "snapshot_store.h"
+#include "stale_tracker.h"
+#include "untracked_warning.h"
 
 namespace netif_rx {
 
@@ -21,11 +26,18 @@ struct PollerOptions {
   Milliseconds interval{1000};
   NamespaceMode namespaces = NamespaceMode::host;
   std::uint32_t host_netns_inum = 0;
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
+  Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
+  DeviceFilterConfig devices;        // which devices are exported
 };
+
+// The current links of the exporter's namespace (LinkWatcher::view).
+using LinkViewSource = std::function<LinkView()>;
 
 class Poller {
  public:
-  Poller(MapReader reader, PollerOptions options, SnapshotStore& store, SelfMetrics& metrics);
+  Poller(MapReader reader, PollerOptions options, LinkViewSource host_links, SnapshotStore& store,
+         SelfMetrics& metrics);
   ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;
@@ -40,16 +52,24 @@ class Poller {
   void set_after_success(std::function<void()> callback) { after_success_ = std::move(callback); }
   // Applies a new interval from the next wait on (configuration reload).
   void set_interval(Milliseconds interval);
+  // Applies new device filters and stale_after from the next poll on, on the
+  // polling thread (configuration reload).
+  void set_devices(DeviceFilterConfig devices, Milliseconds stale_after);
 
   // Monotonic time of the last successful poll (zero before the first).
   std::chrono::steady_clock::time_point last_success() const;
 
  private:
   void run();
+  void forget(const netif_rx_device_key& key);
 
   MapReader reader_;
   PollerOptions options_;
   std::function<void()> after_success_;
+  LinkViewSource host_links_;
+  CachedDeviceFilter filter_;
+  StaleTracker stale_;
+  UntrackedWarning untracked_warning_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;
 
@@ -57,6 +77,11 @@ class Poller {
   std::condition_variable wake_;
   bool stopping_ = false;
   bool interval_changed_ = false;
+  struct PendingDevices {
+    DeviceFilterConfig devices;
+    Milliseconds stale_after;
+  };
+  std::optional<PendingDevices> pending_devices_;  // guarded by mutex_
   std::chrono::steady_clock::time_point last_success_{};
   std::thread thread_;
 };

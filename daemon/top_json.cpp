@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "json_escape.h"
+
 namespace netif_rx {
 namespace {
 
@@ -33,34 +35,9 @@ void append_counts(std::string& out, const TopCounters& delta, double span) {
 
 std::string json_string(const std::string& text) {
   std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;  // label values are valid UTF-8 already
-        }
-    }
-  }
-  return out + "\"";
+  append_json_escaped(out, text);  // label values are valid UTF-8 already
+  out += '"';
+  return out;
 }
 
 std::string render_json(const RateTable& table, const std::string& source) {

@@ -3,6 +3,8 @@
 #include <functional>
 #include <map>
 
+#include "flag_parser.h"
+
 namespace netif_rx {
 namespace {
 
@@ -31,8 +33,7 @@ void check_url(const std::string& value) {
 
 TopOptions parse_top_options(const std::vector<std::string>& args) {
   TopOptions options;
-  using Setter = std::function<void(const std::string&)>;
-  const std::map<std::string, Setter> valued{
+  const std::map<std::string, std::function<void(const std::string&)>> valued{
       {"--interval", [&](const std::string& v) { options.interval = parse_span("--interval", v); }},
       {"--duration", [&](const std::string& v) { options.duration = parse_span("--duration", v); }},
       {"--output",
@@ -54,32 +55,14 @@ TopOptions parse_top_options(const std::vector<std::string>& args) {
       {"--bpf.btf-path", [&](const std::string& v) { options.btf_path = v; }},
   };
 
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      options.show_help = true;
-      continue;
-    }
-    if (arg == "--once") {
-      options.once = true;
-      continue;
-    }
-    const auto eq = arg.find('=');
-    const std::string name = arg.substr(0, eq);
-    const auto flag = valued.find(name);
-    if (flag == valued.end()) {
-      throw CliError("top: unknown flag '" + name + "'; see netif_rx_exporter top --help");
-    }
-    std::string value;
-    if (eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      throw CliError("flag " + name + " needs a value, as in " + name + "=VALUE");
-    }
-    flag->second(value);
-  }
+  parse_flags(args, 0,
+              {valued,
+               {{"--help", [&] { options.show_help = true; }},
+                {"-h", [&] { options.show_help = true; }},
+                {"--once", [&] { options.once = true; }}},
+               [](const std::string& name) {
+                 return "top: unknown flag '" + name + "'; see netif_rx_exporter top --help";
+               }});
   if (options.show_help) return options;
   if (options.duration && !options.once) {
     throw CliError(

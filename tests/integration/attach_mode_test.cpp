@@ -69,7 +69,7 @@ TEST_F(AttachModeTest, AutoAttachesTheBtfTracepoint) {
 // of the exporter's own, so the host's mounts are left as they are.
 TEST_F(AttachModeTest, ClassicTracepointCountsTheSame) {
   ExporterProcess exporter(
-      "poll_interval: 100ms\nattach: tracepoint\n", {},
+      "poll_interval: 100ms\nattach: tracepoint\n", {}, "",
       {"unshare", "--mount", "--propagation", "private", "sh", "-c",
        "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
        "exec \"$0\" \"$@\""});

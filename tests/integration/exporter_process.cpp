@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -29,9 +30,24 @@ int free_port() {
   return ntohs(addr.sin_port);
 }
 
+namespace {
+
+// Moves the calling process into /run/netns/<netns>; true on success.
+bool enter_netns(const std::string& netns) {
+  const int fd = ::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::setns(fd, CLONE_NEWNET) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
 ExporterProcess::ExporterProcess(const std::string& config_yaml,
                                  const std::vector<std::string>& extra_flags,
-                                 const std::vector<std::string>& command_prefix) {
+                                 const std::string& netns,
+                                 const std::vector<std::string>& command_prefix)
+    : netns_(netns) {
   char dir_template[] = "/tmp/netif_rx_test.XXXXXX";
   dir_ = ::mkdtemp(dir_template);
   std::ofstream(dir_ + "/config.yaml") << config_yaml;
@@ -48,6 +64,7 @@ ExporterProcess::ExporterProcess(const std::string& config_yaml,
     const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
+    if (!netns_.empty() && !enter_netns(netns_)) ::_exit(126);
     std::vector<char*> args;
     for (auto& arg : argv) args.push_back(arg.data());
     args.push_back(nullptr);
@@ -70,7 +87,7 @@ bool ExporterProcess::wait_ready(int timeout_ms) {
       pid_ = -1;
       return false;
     }
-    if (http_get(port_, "/-/ready").status == 200) return true;
+    if (get("/-/ready").status == 200) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return false;
@@ -94,8 +111,46 @@ int ExporterProcess::stop(int timeout_ms) {
   return -1;
 }
 
+HttpResponse ExporterProcess::get(const std::string& path) {
+  if (netns_.empty()) return http_get(port_, path);
+  // A child enters the namespace (this process stays where it is) and hands
+  // back the status and the body through a pipe.
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return {};
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    HttpResponse response;
+    if (enter_netns(netns_)) response = http_get(port_, path);
+    std::string out = std::to_string(response.status) + "\n" + response.body;
+    const char* data = out.data();
+    std::size_t left = out.size();
+    while (left > 0) {
+      const ssize_t n = ::write(fds[1], data, left);
+      if (n <= 0) break;
+      data += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string raw;
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) raw.append(buf, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  if (child > 0) ::waitpid(child, &status, 0);
+  HttpResponse response;
+  const auto newline = raw.find('\n');
+  if (newline == std::string::npos) return response;
+  response.status = std::stoi(raw.substr(0, newline));
+  response.body = raw.substr(newline + 1);
+  return response;
+}
+
 Series ExporterProcess::scrape() {
-  const HttpResponse response = http_get(port_, "/metrics");
+  const HttpResponse response = get("/metrics");
   return response.status == 200 ? parse_exposition(response.body) : Series{};
 }
 

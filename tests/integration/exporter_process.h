@@ -13,9 +13,12 @@ namespace netif_rx::test {
 class ExporterProcess {
  public:
   // Starts the binary with `config_yaml` as its configuration file and a free
-  // loopback port; extra flags are appended. `command_prefix` runs it through
-  // another program (e.g. unshare), which must exec it in the end.
+  // loopback port; extra flags are appended. With `netns` (a name under
+  // /run/netns), the exporter runs in that network namespace, which is then
+  // its "host" namespace, and is scraped there. `command_prefix` runs it
+  // through another program (e.g. unshare), which must exec it in the end.
   ExporterProcess(const std::string& config_yaml, const std::vector<std::string>& extra_flags = {},
+                  const std::string& netns = "",
                   const std::vector<std::string>& command_prefix = {});
   ~ExporterProcess();
   ExporterProcess(const ExporterProcess&) = delete;
@@ -28,6 +31,8 @@ class ExporterProcess {
   int stop(int timeout_ms = 2000);
 
   Series scrape();
+  // One GET in the exporter's namespace.
+  HttpResponse get(const std::string& path);
   int port() const { return port_; }
   pid_t pid() const { return pid_; }
   std::string log() const;
@@ -36,6 +41,7 @@ class ExporterProcess {
   pid_t pid_ = -1;
   int port_ = 0;
   std::string dir_;
+  std::string netns_;
 };
 
 // A TCP port on 127.0.0.1 that nothing listens on right now.

@@ -49,13 +49,14 @@ std::string TestNetwork::add_namespace(const std::string& suffix) {
 
 VethPair TestNetwork::add_veth_pair(const std::string& suffix_a, const std::string& netns_a,
                                     const std::string& suffix_b, const std::string& netns_b,
-                                    int subnet) {
+                                    int subnet, int index_a) {
   VethPair pair;
   pair.a = {prefix_ + suffix_a, netns_a, "192.0.2." + std::to_string(4 * subnet + 1), ""};
   pair.b = {prefix_ + suffix_b, netns_b, "192.0.2." + std::to_string(4 * subnet + 2), ""};
 
   std::vector<std::string> create{"ip", "link", "add", pair.a.name};
   if (!netns_a.empty()) create.insert(create.end(), {"netns", netns_a});
+  if (index_a > 0) create.insert(create.end(), {"index", std::to_string(index_a)});
   create.insert(create.end(), {"type", "veth", "peer", "name", pair.b.name});
   if (!netns_b.empty()) create.insert(create.end(), {"netns", netns_b});
   if (!run_or_fail(create)) return pair;

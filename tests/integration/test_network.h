@@ -35,8 +35,10 @@ class TestNetwork {
   // (no router solicitations or MLD), addresses 192.0.2.(4*subnet+1|+2)/30
   // (TEST-NET-1, never routed) and static neighbours, so that nothing but the
   // test's own packets crosses it (no ARP).
+  // With `index_a` > 0, end a gets that ifindex (`ip link add ... index N`).
   VethPair add_veth_pair(const std::string& suffix_a, const std::string& netns_a,
-                         const std::string& suffix_b, const std::string& netns_b, int subnet);
+                         const std::string& suffix_b, const std::string& netns_b, int subnet,
+                         int index_a = 0);
 
   // Renames or deletes a link the test made.
   void rename_link(const std::string& netns, const std::string& from, const std::string& to);

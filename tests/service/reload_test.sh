@@ -80,6 +80,20 @@ expect "fixed: config_last_reload_successful 1" \
   test "$(metric netif_rx_exporter_config_last_reload_successful "$work/m3.txt")" = 1
 expect "fixed: per_cpu: true again" grep -Eq '^netif_rx_packets_total\{cpu="[0-9]+",device="lo"\}' "$work/m3.txt"
 
+# Device filters apply live too.
+printf 'poll_interval: 500ms\ndevices:\n  exclude: [lo]\n' >"$config"
+kill -HUP "$pid"
+sleep 0.3
+scrape "$work/m4.txt"
+expect "devices.exclude applies at once (no lo series)" \
+  bash -c "! grep -q 'device=\"lo\"' '$work/m4.txt'"
+printf 'poll_interval: 500ms\n' >"$config"
+kill -HUP "$pid"
+sleep 0.3
+scrape "$work/m5.txt"
+p5=$(lo_packets "$work/m5.txt")
+expect "filter removed: lo back, counts not reset ($p2 -> $p5)" test "$p5" -ge "$p2"
+
 stop_exporter
 rc=$?
 expect "SIGTERM after reloads: exit 0 (got $rc)" test "$rc" = 0

@@ -24,6 +24,18 @@ TEST(ConfigReload, LiveSettingsApplyOthersNeedARestart) {
   EXPECT_EQ(plan.needs_restart[0], "namespaces: host -> all needs a restart; keeping host");
   EXPECT_EQ(plan.needs_restart[1], "max_devices: 4096 -> 10 needs a restart; keeping 4096");
   EXPECT_TRUE(plan_reload(running, running).needs_restart.empty());
+
+  Config live = running;
+  live.devices.exclude = {"lo"};
+  live.stale_after = Milliseconds(5000);
+  live.bpf_stats.mode = BpfStatsMode::off;
+  const ReloadPlan filters = plan_reload(running, live);
+  EXPECT_EQ(filters.config.devices.exclude, std::vector<std::string>{"lo"});
+  EXPECT_EQ(filters.config.stale_after, Milliseconds(5000));
+  EXPECT_EQ(filters.config.bpf_stats.mode, BpfStatsMode::sampled);
+  ASSERT_EQ(filters.needs_restart.size(), 1u);
+  EXPECT_EQ(filters.needs_restart[0],
+            "bpf_stats: sampled/2s/1m -> off/2s/1m needs a restart; keeping sampled/2s/1m");
 }
 
 TEST(ProcessMetrics, ParsesProcStat) {

@@ -1,0 +1,13 @@
+// Escaping text into JSON string literals (for JSON logs and `top --output json`).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace netif_rx {
+
+// Appends `text` with quotes, backslashes and control characters escaped
+// (without the surrounding quotes).
+void append_json_escaped(std::string& out, std::string_view text);
+
+}  // namespace netif_rx

@@ -1,0 +1,61 @@
+#include "bpf_maps.h"
+
+#include <bpf/bpf.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace netif_rx::test {
+namespace {
+
+std::set<std::uint32_t> map_ids_of(pid_t pid) {
+  std::set<std::uint32_t> ids;
+  std::error_code error;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/fdinfo";
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("map_id:", 0) == 0) ids.insert(std::stoul(line.substr(7)));
+    }
+  }
+  return ids;
+}
+
+}  // namespace
+
+std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name) {
+  std::vector<netif_rx_device_key> keys;
+  for (std::uint32_t id : map_ids_of(pid)) {
+    const int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_map_info info{};
+    std::uint32_t length = sizeof info;
+    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 && map_name == info.name &&
+        info.key_size == sizeof(netif_rx_device_key)) {
+      netif_rx_device_key key{};
+      netif_rx_device_key next{};
+      bool first = true;
+      while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
+        first = false;
+        key = next;
+        keys.push_back(key);
+      }
+    }
+    ::close(fd);
+  }
+  return keys;
+}
+
+std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
+                                         std::uint32_t netns_inum) {
+  std::vector<netif_rx_device_key> out;
+  for (const auto& key : keys) {
+    if (key.netns_inum == netns_inum) out.push_back(key);
+  }
+  return out;
+}
+
+}  // namespace netif_rx::test

@@ -1,0 +1,22 @@
+// Looks into the maps of a running exporter from outside, as `bpftool map
+// dump id N` would: the map ids from /proc/<pid>/fdinfo, the keys by id.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "netif_rx.h"
+
+namespace netif_rx::test {
+
+// The keys of the map called `map_name` that process `pid` holds; empty when
+// it holds none (the test then fails on the count it expects).
+std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name);
+
+// Keys of `keys` in namespace `netns_inum`.
+std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
+                                         std::uint32_t netns_inum);
+
+}  // namespace netif_rx::test
