@@ -15,6 +15,7 @@
 #include "netns.h"
 #include "privileges.h"
 #include "probe.h"
+#include "tls_context.h"
 #include "unique_fd.h"
 #include "web_config.h"
 
@@ -111,10 +112,13 @@ int run_check(const CliOptions& cli) {
   }
   if (cli.web_config_file) {
     try {
-      (void)load_web_config_file(*cli.web_config_file);
+      const WebConfig web = load_web_config_file(*cli.web_config_file);
+      if (web.tls) (void)build_tls_context(*web.tls);  // certificate, key, client CA
       results.push_back(
           {true, true, "web configuration file " + *cli.web_config_file + " is valid", ""});
     } catch (const ConfigError& e) {
+      results.push_back({false, true, "web configuration file is valid", e.what()});
+    } catch (const TlsError& e) {
       results.push_back({false, true, "web configuration file is valid", e.what()});
     }
   }

@@ -47,6 +47,14 @@ expect "bad config: exit 1 (got $rc)" test "$rc" = 1
 expect "bad config: ✗ with file:line:column" \
   grep -qF "fix: $work/bad.yaml:1:10: key 'per_cpu': 'maybe' is not a boolean" <<<"$out"
 
+# A web configuration naming a certificate that isn't there.
+printf 'tls_server_config:\n  cert_file: missing.crt\n  key_file: missing.key\n' >"$work/web.yml"
+out=$("$binary" check --web.config.file="$work/web.yml" --web.listen-address="127.0.0.1:$(free_port)" 2>&1)
+rc=$?
+expect "missing certificate: exit 1 (got $rc)" test "$rc" = 1
+expect "missing certificate: ✗ naming the file" \
+  grep -q "fix: cannot load the TLS certificate $work/missing.crt" <<<"$out"
+
 # Without privileges.
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
   "$binary" check --web.listen-address="127.0.0.1:$(free_port)" 2>&1)
