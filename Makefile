@@ -8,6 +8,8 @@ JOBS           ?= $(shell nproc)
 RUN_ARGS       ?=
 BENCH_DIR      ?= build/bench
 BENCH_ARGS     ?=
+PREFIX         ?= /usr/local
+DESTDIR        ?=
 
 .PHONY: all deps build run test test-build format format-check bench install clean
 
@@ -17,8 +19,9 @@ deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF >/dev/null
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target netif_rx_exporter
+	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target netif_rx_exporter netif_rx_civetweb_tls
 
 run: build
 	$(BUILD_DIR)/netif_rx_exporter $(RUN_ARGS)
@@ -44,8 +47,10 @@ format:
 format-check: deps
 	@bash scripts/check-format.sh
 
+# make install PREFIX=/usr [DESTDIR=/tmp/stage]: binary, unit, /etc/default file,
+# example configuration.
 install: build
-	@cmake --install $(BUILD_DIR)
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -9,14 +9,28 @@
 #include "counting_pipeline.h"
 #include "http_server.h"
 #include "link_watcher.h"
+#include "notify.h"
 #include "poller.h"
 #include "privileges.h"
 #include "probe.h"
+#include "process_metrics.h"
 #include "snapshot_collector.h"
 
 namespace netif_rx {
 
-App::App(Config config, CliOptions cli) : config_(std::move(config)), cli_(std::move(cli)) {}
+namespace {
+
+void status(const Notifier* notifier, std::string_view text) {
+  if (notifier) notifier->status(text);
+}
+
+}  // namespace
+
+App::App(Config config, CliOptions cli, const Notifier* notifier)
+    : config_(std::move(config)),
+      cli_(std::move(cli)),
+      notifier_(notifier),
+      poll_interval_ms_(config_.poll_interval.count()) {}
 
 App::~App() { stop(); }
 
@@ -29,6 +43,7 @@ void App::start() {
   // enable statistics (always) or fork the helper that samples them.
   bpf_stats_ = std::make_unique<BpfStatsControl>(config_.bpf_stats);
 
+  status(notifier_, "loading and attaching the probe");
   CountingPipeline pipeline =
       build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
   probe_ = std::move(pipeline.probe);
@@ -43,17 +58,33 @@ void App::start() {
                                      {"untracked_counters", probe_->untracked_counters_fd()}},
            [control = bpf_stats_.get()] { return control->exporter_enabled(); })](
           std::size_t device_entries) { return reader->read(device_entries); });
+  if (notifier_ && notifier_->watchdog()) {
+    const Notifier* notifier = notifier_;
+    poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
+    const auto half = std::chrono::duration_cast<Milliseconds>(*notifier_->watchdog() / 2);
+    if (config_.poll_interval > half) {
+      spdlog::warn(
+          "poll_interval {} is longer than half the systemd watchdog interval ({}): the service "
+          "manager will restart the exporter; lower poll_interval or raise WatchdogSec",
+          format_duration(config_.poll_interval), format_duration(half * 2));
+    }
+  }
+  status(notifier_, "first poll");
   if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
 
   HttpOptions http_options;
   http_options.addresses = std::move(addresses);
   http_options.telemetry_path = cli_.telemetry_path;
   http_options.ready = [this] { return ready(); };
+  http_options.web_config_file = cli_.web_config_file;
   RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all};
+  snapshot_collector_ = std::make_shared<SnapshotCollector>(store_, render);
+  reload_metrics_.record(true);
+  status(notifier_, "starting the HTTP listeners");
   http_ = std::make_unique<HttpServer>(
-      std::move(http_options),
-      std::vector<std::shared_ptr<prometheus::Collectable>>{
-          self_metrics_.registry(), std::make_shared<SnapshotCollector>(store_, render)});
+      std::move(http_options), std::vector<std::shared_ptr<prometheus::Collectable>>{
+                                   self_metrics_.registry(), reload_metrics_.registry(),
+                                   snapshot_collector_, std::make_shared<ProcessCollector>()});
   poller_->start();
   // Everything privileged is done: the probe is attached, statistics are
   // held or delegated to the helper, the listeners are bound. From here the
@@ -87,13 +118,35 @@ void App::stop() {
   }
 }
 
+ReloadPlan App::reload(const Config& next) {
+  ReloadPlan plan = plan_reload(config_, next);
+  for (const auto& line : plan.needs_restart) spdlog::warn("configuration reload: {}", line);
+  if (poller_ && plan.config.poll_interval != config_.poll_interval) {
+    poller_->set_interval(plan.config.poll_interval);
+  }
+  if (poller_) poller_->set_devices(plan.config.devices, plan.config.stale_after);
+  if (snapshot_collector_) {
+    snapshot_collector_->set_options(
+        RenderOptions{plan.config.per_cpu, plan.config.namespaces == NamespaceMode::all});
+  }
+  config_ = plan.config;
+  poll_interval_ms_ = config_.poll_interval.count();
+  spdlog::info("configuration reloaded (poll_interval={}, per_cpu={})",
+               format_duration(config_.poll_interval), config_.per_cpu);
+  return plan;
+}
+
+void App::reload_web_config() {
+  if (http_) http_->reload_web_config();
+}
+
 bool App::ready() const {
   if (!probe_ || !poller_) return false;
   const auto last = poller_->last_success();
   // Fresh: within three poll intervals (and never before the first poll).
   return last.time_since_epoch().count() != 0 &&
          std::chrono::steady_clock::now() - last <
-             3 * config_.poll_interval + std::chrono::seconds(1);
+             3 * Milliseconds(poll_interval_ms_.load()) + std::chrono::seconds(1);
 }
 
 int App::bpf_stats_helper_pid() const { return bpf_stats_ ? bpf_stats_->helper_pid() : -1; }

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "web_config_watcher.h"
+
 namespace netif_rx {
 namespace {
 
@@ -12,6 +14,8 @@ const char* reason_phrase(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 401:
+      return "Unauthorized";
     case 404:
       return "Not Found";
     case 405:
@@ -25,19 +29,48 @@ const char* reason_phrase(int status) {
 
 }  // namespace
 
-bool ReadOnlyHandler::handleGet(CivetServer*, mg_connection* conn) { return serve(conn, true); }
-bool ReadOnlyHandler::handleHead(CivetServer*, mg_connection* conn) { return serve(conn, false); }
-bool ReadOnlyHandler::handlePost(CivetServer*, mg_connection* conn) { return refuse(conn); }
-bool ReadOnlyHandler::handlePut(CivetServer*, mg_connection* conn) { return refuse(conn); }
-bool ReadOnlyHandler::handleDelete(CivetServer*, mg_connection* conn) { return refuse(conn); }
-bool ReadOnlyHandler::handlePatch(CivetServer*, mg_connection* conn) { return refuse(conn); }
-bool ReadOnlyHandler::handleOptions(CivetServer*, mg_connection* conn) { return refuse(conn); }
+bool ReadOnlyHandler::handleGet(CivetServer*, mg_connection* conn) {
+  return serve(conn, true, true);
+}
+bool ReadOnlyHandler::handleHead(CivetServer*, mg_connection* conn) {
+  return serve(conn, false, true);
+}
+bool ReadOnlyHandler::handlePost(CivetServer*, mg_connection* conn) {
+  return serve(conn, true, false);
+}
+bool ReadOnlyHandler::handlePut(CivetServer*, mg_connection* conn) {
+  return serve(conn, true, false);
+}
+bool ReadOnlyHandler::handleDelete(CivetServer*, mg_connection* conn) {
+  return serve(conn, true, false);
+}
+bool ReadOnlyHandler::handlePatch(CivetServer*, mg_connection* conn) {
+  return serve(conn, true, false);
+}
+bool ReadOnlyHandler::handleOptions(CivetServer*, mg_connection* conn) {
+  return serve(conn, true, false);
+}
 
-bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body) {
+bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_method) {
   Response response;
+  std::string headers;
   const mg_request_info* request = mg_get_request_info(conn);
   try {
-    if (request == nullptr || request->local_uri == nullptr || path_ != request->local_uri) {
+    std::shared_ptr<const WebState> web = web_ ? web_->current() : nullptr;
+    if (web) {
+      for (const auto& [name, value] : web->headers) headers += name + ": " + value + "\r\n";
+    }
+    if (web && !web->ok) {
+      response = {500, "text/plain; charset=utf-8",
+                  "the web configuration file is invalid; see the exporter's log\n"};
+    } else if (web && web->auth && web->auth->enabled() &&
+               !web->auth->allows(mg_get_header(conn, "Authorization"))) {
+      response = {401, "text/plain; charset=utf-8", "Unauthorized\n"};
+      headers += "WWW-Authenticate: Basic realm=\"netif_rx_exporter\"\r\n";
+    } else if (!allowed_method) {
+      response = {405, "text/plain; charset=utf-8", "only GET and HEAD are allowed\n"};
+      headers += "Allow: GET, HEAD\r\n";
+    } else if (request == nullptr || request->local_uri == nullptr || path_ != request->local_uri) {
       response = {404, "text/plain; charset=utf-8", "not found\n"};
     } else {
       response = respond(conn);
@@ -48,19 +81,14 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body) {
   }
   mg_printf(conn,
             "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-            "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n",
+            "Cache-Control: no-store\r\n%s%s\r\n",
             response.status, reason_phrase(response.status), response.content_type.c_str(),
-            response.body.size());
+            response.body.size(),
+            headers.find("X-Content-Type-Options") == std::string::npos
+                ? "X-Content-Type-Options: nosniff\r\n"
+                : "",
+            headers.c_str());
   if (with_body) mg_write(conn, response.body.data(), response.body.size());
-  return true;
-}
-
-bool ReadOnlyHandler::refuse(mg_connection* conn) {
-  const std::string body = "only GET and HEAD are allowed\n";
-  mg_printf(conn,
-            "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\n"
-            "Content-Type: text/plain; charset=utf-8\r\nContent-Length: %zu\r\n\r\n%s",
-            body.size(), body.c_str());
   return true;
 }
 

@@ -11,12 +11,17 @@
 
 namespace netif_rx {
 
+class WebConfigWatcher;
+
 // Answers GET and HEAD on exactly `path` through respond(); other paths that
 // civetweb routes here (it matches by prefix) get 404, other methods 405.
 class ReadOnlyHandler : public CivetHandler {
  public:
   explicit ReadOnlyHandler(std::string path) : path_(std::move(path)) {}
   const std::string& path() const { return path_; }
+  // Every request then passes the web configuration: 500 while it is broken,
+  // 401 without valid basic auth credentials, its headers on every answer.
+  void set_web_config(WebConfigWatcher* web) { web_ = web; }
 
   bool handleGet(CivetServer* server, mg_connection* conn) override;
   bool handleHead(CivetServer* server, mg_connection* conn) override;
@@ -35,10 +40,10 @@ class ReadOnlyHandler : public CivetHandler {
   virtual Response respond(mg_connection* conn) = 0;
 
  private:
-  bool serve(mg_connection* conn, bool with_body);
-  bool refuse(mg_connection* conn);
+  bool serve(mg_connection* conn, bool with_body, bool allowed_method);
 
   std::string path_;
+  WebConfigWatcher* web_ = nullptr;
 };
 
 // The exposition of every collectable, in the text format.

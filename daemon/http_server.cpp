@@ -10,8 +10,11 @@
 #include <chrono>
 #include <thread>
 
+#include "civetweb_tls.h"
 #include "http_handlers.h"
+#include "tls_context.h"
 #include "unique_fd.h"
+#include "web_config_watcher.h"
 
 namespace netif_rx {
 namespace {
@@ -45,17 +48,29 @@ std::string landing_page(const std::string& telemetry_path) {
 
 HttpServer::HttpServer(HttpOptions options,
                        std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
-    : options_(std::move(options)) {
+    : options_(std::move(options)),
+      web_(std::make_unique<WebConfigWatcher>(options_.web_config_file)) {
+  const bool tls = web_->tls();
+  if (tls && mg_check_feature(2) != 2) {
+    throw TlsError("the web configuration asks for TLS but this civetweb was built without it");
+  }
+  if (tls) load_civetweb_tls_compat();
   std::string ports;
   for (const auto& address : options_.addresses) {
     check_can_listen(address);
-    ports += (ports.empty() ? "" : ",") + address.civetweb_port();
+    ports += (ports.empty() ? "" : ",") + address.civetweb_port() + (tls ? "s" : "");
   }
   const std::vector<std::string> civet_options{
       "listening_ports",   ports, "num_threads",           "4",   "request_timeout_ms", "10000",
       "enable_keep_alive", "no",  "keep_alive_timeout_ms", "5000"};
+  CivetCallbacks callbacks{};
+  if (tls) {
+    WebConfigWatcher* web = web_.get();
+    tls_source_ = [web] { return web->newest_tls_context(); };
+    callbacks.init_ssl = &HttpServer::init_ssl;
+  }
   try {
-    server_ = std::make_unique<CivetServer>(civet_options);
+    server_ = std::make_unique<CivetServer>(civet_options, &callbacks, this);
   } catch (const CivetException& e) {
     throw ListenError("cannot start the HTTP server on " + ports + ": " + e.what() +
                       "; check --web.listen-address");
@@ -79,12 +94,29 @@ HttpServer::HttpServer(HttpOptions options,
     return TextHandler::Response{503, "text/plain; charset=utf-8",
                                  "Not ready: probe not attached or polls are stale\n"};
   }));
-  for (const auto& handler : handlers_) server_->addHandler(handler->path(), handler.get());
+  for (const auto& handler : handlers_) {
+    handler->set_web_config(web_.get());
+    server_->addHandler(handler->path(), handler.get());
+  }
 
   for (const auto& address : options_.addresses) {
-    spdlog::info("listening on {} (metrics at {})", address.text, options_.telemetry_path);
+    spdlog::info("listening on {} (metrics at {}{})", address.text, options_.telemetry_path,
+                 tls ? ", TLS" : "");
   }
 }
+
+// civetweb calls this from mg_start() with its SSL_CTX and the CivetServer as
+// user data; the CivetServer's user context is this HttpServer.
+int HttpServer::init_ssl(void* ssl_ctx, void* user_data) {
+  const auto* civet = static_cast<const CivetServer*>(user_data);
+  const auto* self = civet ? static_cast<const HttpServer*>(civet->getUserContext()) : nullptr;
+  if (self == nullptr || !self->tls_source_) return -1;
+  const TlsContext current = self->tls_source_();
+  return install_tls_rotation(static_cast<ssl_ctx_st*>(ssl_ctx), current, &self->tls_source_) ? 1
+                                                                                              : -1;
+}
+
+void HttpServer::reload_web_config() { web_->reload(); }
 
 HttpServer::~HttpServer() {
   if (!server_) return;

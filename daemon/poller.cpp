@@ -33,6 +33,17 @@ Poller::~Poller() { stop(); }
 
 bool Poller::poll_once() {
   const auto started = std::chrono::steady_clock::now();
+  std::optional<PendingDevices> reloaded;
+  {
+    std::lock_guard lock(mutex_);
+    reloaded.swap(pending_devices_);
+  }
+  if (reloaded) {
+    options_.devices = reloaded->devices;
+    options_.stale_after = reloaded->stale_after;
+    filter_ = CachedDeviceFilter(DeviceFilter(options_.devices));
+    stale_.set_limit(options_.stale_after);
+  }
   bool ok = true;
   const auto report = [&](const std::vector<MapReadError>& errors, const char* reason) {
     for (const auto& error : errors) {
@@ -130,8 +141,11 @@ bool Poller::poll_once() {
   metrics_.observe_poll(std::chrono::duration<double>(finished - started).count());
   if (ok) {
     metrics_.set_last_poll_timestamp(unix_seconds_now());
-    std::lock_guard lock(mutex_);
-    last_success_ = finished;
+    {
+      std::lock_guard lock(mutex_);
+      last_success_ = finished;
+    }
+    if (after_success_) after_success_();
   }
   return ok;
 }
@@ -167,17 +181,43 @@ std::chrono::steady_clock::time_point Poller::last_success() const {
   return last_success_;
 }
 
+void Poller::set_interval(Milliseconds interval) {
+  {
+    std::lock_guard lock(mutex_);
+    options_.interval = interval;
+    interval_changed_ = true;
+  }
+  wake_.notify_all();
+}
+
+void Poller::set_devices(DeviceFilterConfig devices, Milliseconds stale_after) {
+  std::lock_guard lock(mutex_);
+  pending_devices_ = PendingDevices{std::move(devices), stale_after};
+}
+
 void Poller::run() {
-  auto next = std::chrono::steady_clock::now() + options_.interval;
+  Milliseconds interval;
+  {
+    std::lock_guard lock(mutex_);
+    interval = options_.interval;
+  }
+  auto next = std::chrono::steady_clock::now() + interval;
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (wake_.wait_until(lock, next, [this] { return stopping_; })) return;
+      if (wake_.wait_until(lock, next, [this] { return stopping_ || interval_changed_; })) {
+        if (stopping_) return;
+        // A new interval: the next poll is one new interval after the last.
+        next += options_.interval - interval;
+        interval = options_.interval;
+        interval_changed_ = false;
+        continue;
+      }
     }
     poll_once();
-    next += options_.interval;
+    next += interval;
     const auto now = std::chrono::steady_clock::now();
-    if (next < now) next = now + options_.interval;  // a slow poll: don't burst
+    if (next < now) next = now + interval;  // a slow poll: don't burst
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "config.h"
@@ -54,6 +55,14 @@ class Poller {
   // Polls every interval on a thread of its own until stop().
   void start();
   void stop();
+  // Called after every successful poll, on the polling thread (the systemd
+  // watchdog ping: a stuck poller stops it). Set before start().
+  void set_after_success(std::function<void()> callback) { after_success_ = std::move(callback); }
+  // Applies a new interval from the next wait on (configuration reload).
+  void set_interval(Milliseconds interval);
+  // Applies new device filters and stale_after from the next poll on, on the
+  // polling thread (configuration reload).
+  void set_devices(DeviceFilterConfig devices, Milliseconds stale_after);
 
   // Monotonic time of the last successful poll (zero before the first).
   std::chrono::steady_clock::time_point last_success() const;
@@ -64,6 +73,7 @@ class Poller {
 
   MapReader reader_;
   PollerOptions options_;
+  std::function<void()> after_success_;
   LinkViewSource host_links_;
   CachedDeviceFilter filter_;
   StaleTracker stale_;
@@ -75,6 +85,12 @@ class Poller {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  bool interval_changed_ = false;
+  struct PendingDevices {
+    DeviceFilterConfig devices;
+    Milliseconds stale_after;
+  };
+  std::optional<PendingDevices> pending_devices_;  // guarded by mutex_
   std::chrono::steady_clock::time_point last_success_{};
   std::thread thread_;
 };

@@ -4,6 +4,8 @@
 
 #include <prometheus/collectable.h>
 
+#include <mutex>
+
 #include "bpf_exposition.h"
 #include "exposition.h"
 #include "snapshot_store.h"
@@ -17,13 +19,24 @@ class SnapshotCollector final : public prometheus::Collectable {
 
   std::vector<prometheus::MetricFamily> Collect() const override {
     const auto snapshot = store_.latest();
-    auto families = render_snapshot(*snapshot, options_);
+    auto families = render_snapshot(*snapshot, options());
     for (auto& family : render_bpf_stats(snapshot->bpf)) families.push_back(std::move(family));
     return families;
   }
 
+  // Configuration reload: applies from the next scrape on.
+  void set_options(RenderOptions options) {
+    std::lock_guard lock(mutex_);
+    options_ = options;
+  }
+  RenderOptions options() const {
+    std::lock_guard lock(mutex_);
+    return options_;
+  }
+
  private:
   const SnapshotStore& store_;
+  mutable std::mutex mutex_;
   RenderOptions options_;
 };
 

@@ -16,6 +16,8 @@ class StaleTracker {
   using Clock = std::chrono::steady_clock;
 
   explicit StaleTracker(std::chrono::milliseconds limit) : limit_(limit) {}
+  // A new limit (configuration reload); what was seen so far is kept.
+  void set_limit(std::chrono::milliseconds limit) { limit_ = limit; }
 
   // Records `packets` (summed over CPUs) for `key` at `now`. True when the
   // count has not changed for at least the limit.

