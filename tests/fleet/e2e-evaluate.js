@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// Evaluates every dashboard query and every rule expression of the project through the HTTP API
+// of a live Prometheus that scrapes a running netif_rx_exporter (see prometheus-e2e.sh):
+//   - every query parses and evaluates (status success);
+//   - every dashboard data query and variable query returns at least one series;
+//   - the test device shows packets, spread over CPUs with the cpu label;
+//   - Prometheus loaded the rules file and evaluates every rule without error;
+//   - the alerts that mean "the exporter is unhealthy" are not firing against a healthy one;
+//   - the scrape target is up.
+//
+//   node e2e-evaluate.js --prometheus URL --dashboards DIR --rules FILE --modules DIR
+//        --job NAME --device NAME
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { createRequire } = require('module');
+const { DEFAULT_SUBSTITUTIONS, dashboardQueries, substitute } = require('./lib/promql-sources');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+for (const k of ['prometheus', 'dashboards', 'rules', 'modules', 'job', 'device']) {
+  if (!args[k]) {
+    console.error(`e2e-evaluate: --${k} is required`);
+    process.exit(2);
+  }
+}
+const YAML = createRequire(path.join(path.resolve(args.modules), 'package.json'))('yaml');
+
+// Alerts that must stay quiet while a healthy exporter is scraped.
+const HEALTH_ALERTS = [
+  'NetifRxExporterDown',
+  'NetifRxExporterAbsent',
+  'NetifRxProbeDetached',
+  'NetifRxPollStale',
+  'NetifRxConfigReloadFailed',
+  'NetifRxPollErrors',
+  'NetifRxPacketsUntracked',
+  'NetifRxDeviceMapNearlyFull',
+];
+
+let passed = 0;
+let failed = 0;
+const ok = (m) => {
+  passed++;
+  console.log(`e2e: ok: ${m}`);
+};
+const fail = (m) => {
+  failed++;
+  console.error(`e2e: FAIL: ${m}`);
+};
+
+async function api(pathAndQuery) {
+  const res = await fetch(`${args.prometheus}${pathAndQuery}`, { signal: AbortSignal.timeout(15000) });
+  const body = await res.json().catch(() => ({ status: 'error', error: `HTTP ${res.status}, not JSON` }));
+  return body;
+}
+
+async function query(expr) {
+  return api(`/api/v1/query?query=${encodeURIComponent(expr)}`);
+}
+
+async function main() {
+  // The target.
+  const targets = await api('/api/v1/targets?state=active');
+  const mine = (targets.data && targets.data.activeTargets || []).filter((t) => t.labels.job === args.job);
+  if (mine.length && mine.every((t) => t.health === 'up')) ok(`target of job ${args.job} is up`);
+  else fail(`target of job ${args.job} is not up: ${JSON.stringify(mine.map((t) => [t.scrapeUrl, t.health, t.lastError]))}`);
+
+  // The test traffic is visible, per CPU.
+  const dev = `job="${args.job}", device="${args.device}"`;
+  const traffic = await query(`sum(rate(netif_rx_packets_total{${dev}}[30s]))`);
+  const rate = traffic.status === 'success' && traffic.data.result.length ? Number(traffic.data.result[0].value[1]) : 0;
+  if (rate > 0) ok(`the test device ${args.device} receives ${rate.toFixed(1)} packets/s`);
+  else fail(`no packets counted on the test device ${args.device}: ${JSON.stringify(traffic)}`);
+  const perCpu = await query(`netif_rx_packets_total{${dev}, cpu!=""}`);
+  if (perCpu.status === 'success' && perCpu.data.result.length > 0) ok(`${args.device} has ${perCpu.data.result.length} per-CPU series`);
+  else fail(`${args.device} has no series with a cpu label`);
+
+  // Dashboards.
+  for (const q of dashboardQueries(args.dashboards)) {
+    const expr = substitute(q.expr, DEFAULT_SUBSTITUTIONS);
+    const r = await query(expr);
+    const label = `${q.file}: ${q.where}`;
+    if (r.status !== 'success') {
+      fail(`${label}: ${r.errorType || ''} ${r.error}\n    ${expr.replace(/\n/g, '\n    ')}`);
+      continue;
+    }
+    const n = r.data.result.length;
+    if (q.data && n === 0) fail(`${label}: returned no series\n    ${expr.replace(/\n/g, '\n    ')}`);
+    else ok(`${label}: ${n} series`);
+  }
+
+  // Rules: every expression evaluates, Prometheus loaded and evaluates them without error.
+  const file = YAML.parse(fs.readFileSync(args.rules, 'utf8'));
+  const firing = new Map();
+  for (const g of file.groups) {
+    for (const rule of g.rules) {
+      const name = rule.alert || rule.record;
+      const r = await query(String(rule.expr));
+      if (r.status !== 'success') {
+        fail(`rule ${name}: ${r.errorType || ''} ${r.error}`);
+        continue;
+      }
+      ok(`rule ${name}: evaluates (${r.data.result.length} series now)`);
+      if (rule.alert) firing.set(rule.alert, r.data.result);
+    }
+  }
+  const loaded = await api('/api/v1/rules');
+  const groups = (loaded.data && loaded.data.groups) || [];
+  const expected = file.groups.reduce((n, g) => n + g.rules.length, 0);
+  const rules = groups.flatMap((g) => g.rules);
+  if (rules.length === expected) ok(`Prometheus loaded all ${expected} rules`);
+  else fail(`Prometheus loaded ${rules.length} rules, the file has ${expected}`);
+  for (const r of rules) {
+    if (r.health !== 'ok') fail(`Prometheus evaluates rule ${r.name} with health ${r.health}: ${r.lastError}`);
+  }
+  if (rules.length && rules.every((r) => r.health === 'ok')) ok('every rule evaluates in Prometheus with health ok');
+  for (const alert of HEALTH_ALERTS) {
+    const result = firing.get(alert);
+    if (!result) fail(`health alert ${alert} is not in the rules file`);
+    else if (result.length) fail(`${alert} would fire against a healthy exporter: ${JSON.stringify(result.map((s) => s.metric))}`);
+    else ok(`${alert} is quiet against a healthy exporter`);
+  }
+
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(`e2e: FAIL: ${e.stack || e}`);
+  process.exit(1);
+});
