@@ -5,24 +5,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <iterator>
 #include <set>
 #include <sstream>
 
+#include "yaml_file.h"
+
 namespace netif_rx {
 namespace {
-
-[[noreturn]] void fail_at(const std::string& source, const YAML::Mark& mark, std::string_view key,
-                          std::string_view message) {
-  std::ostringstream out;
-  out << source;
-  if (mark.line >= 0) out << ':' << mark.line + 1 << ':' << mark.column + 1;
-  out << ": ";
-  if (!key.empty()) out << "key '" << key << "': ";
-  out << message;
-  throw ConfigError(out.str());
-}
 
 constexpr std::pair<std::string_view, ClientAuth> kClientAuths[] = {
     {"NoClientCert", ClientAuth::none},
@@ -231,18 +221,7 @@ bool is_allowed_header(std::string_view name) {
 }
 
 WebConfig parse_web_config(std::string_view yaml_text, const std::string& source) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(std::string(yaml_text));
-  } catch (const YAML::ParserException& e) {
-    fail_at(source, e.mark, "", "invalid YAML: " + e.msg);
-  }
-  YAML::Node root;
-  for (const YAML::Node& document : documents) {
-    if (document.IsNull()) continue;
-    if (!root.IsNull()) fail_at(source, document.Mark(), "", "a second YAML document");
-    root = document;
-  }
+  const YAML::Node root = load_single_document(yaml_text, source);
   if (!root.IsNull() && !root.IsMap()) {
     fail_at(source, root.Mark(), "", "expected a mapping of keys to values");
   }
@@ -250,15 +229,8 @@ WebConfig parse_web_config(std::string_view yaml_text, const std::string& source
 }
 
 WebConfig load_web_config_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw ConfigError(path + ": cannot read the web configuration file; check --web.config.file");
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    throw ConfigError(path + ": cannot read the web configuration file; check --web.config.file");
-  }
-  return parse_web_config(text, path);
+  return parse_web_config(read_config_text(path, "web configuration file", "--web.config.file"),
+                          path);
 }
 
 std::string_view to_string(ClientAuth auth) {
