@@ -78,6 +78,10 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
   } catch (const std::exception& e) {
     spdlog::error("http: handler failed: {}", e.what());
     response = {500, "text/plain; charset=utf-8", "internal error\n"};
+  } catch (...) {
+    // Nothing may unwind through civetweb's C frames.
+    spdlog::error("http: handler failed with an unknown exception");
+    response = {500, "text/plain; charset=utf-8", "internal error\n"};
   }
   mg_printf(conn,
             "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"

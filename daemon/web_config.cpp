@@ -197,6 +197,13 @@ class Parser {
                 "not a bcrypt hash; expected $2y$/$2b$/$2a$ and 60 characters (htpasswd -nBC 10 "
                 "user)");
       }
+      // A cost bcrypt refuses would make the user's check fail at once,
+      // telling that user apart by timing: refuse it here.
+      const int cost = std::stoi(hash.substr(4, 2));
+      if (cost < 4 || cost > 31) {
+        fail_at(source_, entry.second.Mark(), user_key,
+                "bcrypt cost " + hash.substr(4, 2) + " is out of range; must be between 04 and 31");
+      }
       if (!users.emplace(user, hash).second)
         fail_at(source_, entry.first.Mark(), user_key, "given twice");
     }

@@ -65,5 +65,18 @@ TEST(BasicAuth, AnUnknownUserCostsAsMuchAsAWrongPassword) {
   EXPECT_LT(unknown_user, wrong_password * 3.0);
 }
 
+TEST(BasicAuth, AnUnknownUserCostsAsMuchAsTheDearestKnownUser) {
+  // alice sorts first but has the cheaper hash: the dummy must not copy hers.
+  BasicAuthenticator auth({{"alice", bcrypt("a", 4)}, {"bob", bcrypt("b", 9)}});
+  const auto time = [&](const char* header) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 3; ++i) (void)auth.allows(header);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const double bob_wrong = time("Basic Ym9iOndyb25n");     // bob:wrong
+  const double unknown_user = time("Basic bWFsbG9yeTpi");  // mallory:b
+  EXPECT_GT(unknown_user, bob_wrong * 0.33);
+}
+
 }  // namespace
 }  // namespace netif_rx

@@ -58,6 +58,10 @@ TEST(WebConfig, ErrorsNameFileLineColumnAndKey) {
   EXPECT_EQ(error_of("basic_auth_users:\n  bob: plaintext\n"),
             "/etc/x/web.yml:2:8: key 'basic_auth_users.bob': not a bcrypt hash; expected "
             "$2y$/$2b$/$2a$ and 60 characters (htpasswd -nBC 10 user)");
+  EXPECT_EQ(error_of("basic_auth_users:\n  bob: "
+                     "$2y$03$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi\n"),
+            "/etc/x/web.yml:2:8: key 'basic_auth_users.bob': bcrypt cost 03 is out of range; must "
+            "be between 04 and 31");
   EXPECT_EQ(error_of("tls_config: {}\n"),
             "/etc/x/web.yml:1:1: key 'tls_config': unknown or unsupported key; valid keys are "
             "basic_auth_users, http_server_config, tls_server_config");
