@@ -143,3 +143,16 @@ std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& ke
 }
 
 }  // namespace netif_rx
+
+namespace netif_rx {
+
+std::vector<MapReadError> MapReader::delete_name(const netif_rx_device_key& key) {
+  std::vector<MapReadError> errors;
+  const int rc = bpf_map_delete_elem(names_fd_, &key);
+  if (rc != 0 && last_errno(rc) != ENOENT) {
+    errors.push_back({"device_names", "delete_elem", last_errno(rc)});
+  }
+  return errors;
+}
+
+}  // namespace netif_rx

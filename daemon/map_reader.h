@@ -56,6 +56,8 @@ class MapReader {
   // Removes a device from both per-device maps (a missing entry is fine).
   // Uses no state of the reader: safe on a copy, from another thread.
   std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
+  // Removes only a recorded name (one whose counters entry is gone).
+  std::vector<MapReadError> delete_name(const netif_rx_device_key& key);
 
   // Entries in the per-device map at the last read.
   std::size_t last_device_count() const { return last_device_count_; }

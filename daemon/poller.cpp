@@ -120,6 +120,7 @@ bool Poller::poll_once() {
   }
   stale_.end_poll();
   filter_.forget_unused();
+  if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(counters.value, recorded_names);
   std::sort(snapshot->devices.begin(), snapshot->devices.end(),
             [](const DeviceSeries& a, const DeviceSeries& b) {
               return std::tie(a.name, a.key.netns_inum, a.key.ifindex) <
@@ -148,6 +149,27 @@ bool Poller::poll_once() {
     if (after_success_) after_success_();
   }
   return ok;
+}
+
+void Poller::sweep_orphan_names(
+    const std::vector<DeviceCounters>& counters,
+    const std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>& names) {
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> counted;
+  counted.reserve(counters.size());
+  for (const auto& device : counters) counted.insert(device.key);
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphans;
+  for (const auto& [key, name] : names) {
+    if (counted.count(key)) continue;
+    if (orphan_names_.count(key)) {
+      for (const auto& error : reader_.delete_name(key)) {
+        spdlog::warn("poll: {}", error.describe());
+        metrics_.count_poll_error("map_delete");
+      }
+    } else {
+      orphans.insert(key);
+    }
+  }
+  orphan_names_ = std::move(orphans);
 }
 
 void Poller::forget(const netif_rx_device_key& key) {

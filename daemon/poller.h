@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_set>
 
 #include "config.h"
 #include "device_filter.h"
@@ -70,6 +71,13 @@ class Poller {
  private:
   void run();
   void forget(const netif_rx_device_key& key);
+  // Deletes names that had no counters entry at this poll and the last one:
+  // left over when a device's entry was deleted while the probe was creating
+  // it. Two polls, because the probe writes a new device's name just after
+  // its counters, which this poll may have read before.
+  void sweep_orphan_names(
+      const std::vector<DeviceCounters>& counters,
+      const std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>& names);
 
   MapReader reader_;
   PollerOptions options_;
@@ -78,6 +86,8 @@ class Poller {
   CachedDeviceFilter filter_;
   StaleTracker stale_;
   UntrackedWarning untracked_warning_;
+  // namespaces: all: names recorded without a counters entry at the last poll.
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;

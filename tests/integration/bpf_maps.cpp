@@ -49,6 +49,24 @@ std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name
   return keys;
 }
 
+bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::string& name) {
+  bool written = false;
+  for (std::uint32_t id : map_ids_of(pid)) {
+    const int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_map_info info{};
+    std::uint32_t length = sizeof info;
+    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 &&
+        std::string("device_names") == info.name) {
+      netif_rx_device_name value{};
+      name.copy(value.name, sizeof value.name - 1);
+      written = bpf_map_update_elem(fd, &key, &value, BPF_ANY) == 0;
+    }
+    ::close(fd);
+  }
+  return written;
+}
+
 std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
                                          std::uint32_t netns_inum) {
   std::vector<netif_rx_device_key> out;

@@ -15,6 +15,10 @@ namespace netif_rx::test {
 // it holds none (the test then fails on the count it expects).
 std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name);
 
+// Writes `name` for `key` into the `device_names` map of process `pid`, as
+// the probe would; false when the map isn't found or the write fails.
+bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::string& name);
+
 // Keys of `keys` in namespace `netns_inum`.
 std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
                                          std::uint32_t netns_inum);
