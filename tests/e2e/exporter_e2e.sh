@@ -6,26 +6,9 @@ set -uo pipefail
 
 binary=$1
 source_dir=$2
-work=$(mktemp -d)
-pids=()
-failures=0
-checks=0
-
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-pass() { checks=$((checks + 1)); echo "ok: $1"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $1" >&2; }
-
-for tool in curl promtool setpriv python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
-done
-[[ $(id -u) -eq 0 ]] || { echo "FAIL: the end-to-end test loads BPF: run it as root" >&2; exit 1; }
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source "$source_dir/tests/lib/checks.sh"
+require_tools curl promtool setpriv python3
+require_root
 
 # expect_failure NAME EXIT_CODE PATTERN -- ARGS...: the binary must exit with
 # EXIT_CODE and print one line matching PATTERN.
@@ -48,16 +31,8 @@ expect_failure() {
 
 # --- A normal start, scrape and stop. ---
 port=$(free_port)
-"$binary" --web.listen-address="127.0.0.1:$port" --log.level=info >"$work/run.log" 2>&1 &
-pid=$!
-pids+=("$pid")
-ready=0
-for _ in $(seq 100); do
-  if [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/-/ready") == 200 ]]; then ready=1; break; fi
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-if [[ $ready -ne 1 ]]; then
+start_exporter "$work/run.log" --web.listen-address="127.0.0.1:$port" --log.level=info
+if ! wait_http "http://127.0.0.1:$port/-/ready" 200; then
   echo "FAIL: the exporter did not become ready; its log:" >&2
   cat "$work/run.log" >&2
   exit 1
@@ -130,17 +105,11 @@ expect_failure "missing privileges" 1 "missing privileges to load the probe: it 
 
 # The shipped example configuration is valid as it is.
 port=$(free_port)
-"$binary" --config.file="$source_dir/config/netif_rx_exporter.yaml" --web.listen-address="127.0.0.1:$port" \
-  >"$work/example.log" 2>&1 &
-pid=$!
-pids+=("$pid")
-ok=0
-for _ in $(seq 100); do
-  [[ $(status "http://127.0.0.1:$port/-/ready") == 200 ]] && { ok=1; break; }
-  sleep 0.1
-done
-[[ $ok -eq 1 ]] && pass "starts with config/netif_rx_exporter.yaml" || fail "example config: $(cat "$work/example.log")"
-kill -TERM "$pid"; wait "$pid"; pids=()
+start_exporter "$work/example.log" --config.file="$source_dir/config/netif_rx_exporter.yaml" \
+  --web.listen-address="127.0.0.1:$port"
+wait_http "http://127.0.0.1:$port/-/ready" 200 && pass "starts with config/netif_rx_exporter.yaml" \
+  || fail "example config: $(cat "$work/example.log")"
+stop_exporter; pids=()
 
 echo "$((checks - failures)) passed, $failures failed"
 [[ $failures -eq 0 ]]

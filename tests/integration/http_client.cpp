@@ -52,23 +52,28 @@ Series parse_exposition(const std::string& text) {
     if (space == std::string::npos) continue;
     std::string key = line.substr(0, space);
     const double value = std::stod(line.substr(space + 1));
-    const auto brace = key.find('{');
-    if (brace != std::string::npos) {
-      // Re-key with sorted labels. Label values here never contain '",'.
-      std::map<std::string, std::string> labels;
-      std::string body = key.substr(brace + 1, key.size() - brace - 2);
-      std::size_t pos = 0;
-      while (pos < body.size()) {
-        const auto eq = body.find('=', pos);
-        const auto close = body.find('"', eq + 2);
-        labels[body.substr(pos, eq - pos)] = body.substr(eq + 2, close - eq - 2);
-        pos = close + 2;
-      }
-      key = series_key(key.substr(0, brace), labels);
-    }
+    // Re-key with sorted labels.
+    if (key.find('{') != std::string::npos) key = series_key(metric_of(key), labels_of(key));
     series[key] = value;
   }
   return series;
+}
+
+std::string metric_of(const std::string& key) { return key.substr(0, key.find('{')); }
+
+Labels labels_of(const std::string& key) {
+  Labels labels;
+  const auto brace = key.find('{');
+  if (brace == std::string::npos) return labels;
+  const std::string body = key.substr(brace + 1, key.size() - brace - 2);
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    const auto eq = body.find('=', pos);
+    const auto close = body.find('"', eq + 2);
+    labels[body.substr(pos, eq - pos)] = body.substr(eq + 2, close - eq - 2);
+    pos = close + 2;
+  }
+  return labels;
 }
 
 std::string series_key(const std::string& name, std::map<std::string, std::string> labels) {

@@ -18,6 +18,13 @@ HttpResponse http_get(int port, const std::string& path, const std::string& meth
 using Series = std::map<std::string, double>;
 Series parse_exposition(const std::string& text);
 
+using Labels = std::map<std::string, std::string>;
+
+// Splits a series line's name{a="x",b="y"} into its metric name and labels
+// (label values here never hold '",').
+std::string metric_of(const std::string& key);
+Labels labels_of(const std::string& key);
+
 // The key of a series, labels sorted by name.
 std::string series_key(const std::string& name, std::map<std::string, std::string> labels);
 

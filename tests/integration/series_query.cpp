@@ -2,24 +2,6 @@
 
 namespace netif_rx::test {
 
-std::string metric_of(const std::string& key) { return key.substr(0, key.find('{')); }
-
-Labels labels_of(const std::string& key) {
-  // Keys come from series_key(): name{a="x",b="y"}, values without '",'.
-  Labels labels;
-  const auto brace = key.find('{');
-  if (brace == std::string::npos) return labels;
-  const std::string body = key.substr(brace + 1, key.size() - brace - 2);
-  std::size_t pos = 0;
-  while (pos < body.size()) {
-    const auto eq = body.find('=', pos);
-    const auto close = body.find('"', eq + 2);
-    labels[body.substr(pos, eq - pos)] = body.substr(eq + 2, close - eq - 2);
-    pos = close + 2;
-  }
-  return labels;
-}
-
 namespace {
 
 bool matches(const std::string& key, const std::string& metric, const Labels& match) {

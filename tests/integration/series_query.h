@@ -9,12 +9,6 @@
 
 namespace netif_rx::test {
 
-using Labels = std::map<std::string, std::string>;
-
-// Splits a series key into its metric name and labels.
-std::string metric_of(const std::string& key);
-Labels labels_of(const std::string& key);
-
 // Sum of the values of `metric` whose labels include all of `match`.
 double sum_where(const Series& series, const std::string& metric, const Labels& match);
 // Number of series of `metric` whose labels include all of `match`.

@@ -5,7 +5,7 @@
 # Usage: check_test.sh <netif_rx_exporter binary> <source dir>
 binary=$1
 source_dir=$2
-source "$source_dir/tests/service/lib.sh"
+source "$source_dir/tests/lib/checks.sh"
 require_tools python3 setpriv
 require_root
 

@@ -6,7 +6,7 @@
 # Usage: notify_test.sh <netif_rx_exporter binary> <source dir>
 binary=$1
 source_dir=$2
-source "$source_dir/tests/service/lib.sh"
+source "$source_dir/tests/lib/checks.sh"
 require_tools curl python3
 require_root
 

@@ -7,7 +7,7 @@
 build_dir=$1
 source_dir=$2
 binary="$build_dir/netif_rx_exporter"
-source "$source_dir/tests/service/lib.sh"
+source "$source_dir/tests/lib/checks.sh"
 require_tools systemd-analyze cmake
 
 prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build_dir/CMakeCache.txt")

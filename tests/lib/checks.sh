@@ -1,4 +1,4 @@
-# Shared by the service tests: checks, the exporter's lifecycle, free ports.
+# Shared by the shell tests (end to end, service): checks, the exporter's lifecycle, free ports.
 # Every test sources it after setting `binary`.
 set -uo pipefail
 
