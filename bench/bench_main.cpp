@@ -20,15 +20,15 @@
 #include <vector>
 
 #include "bench_network.h"
-#include "bpf_stats_data.h"
-#include "config.h"
+#include "config/config.h"
 #include "exporter_costs.h"
 #include "kernel_programs.h"
 #include "oneliner.h"
-#include "probe.h"
+#include "probe/bpf_stats_data.h"
+#include "probe/probe.h"
 #include "render_bench.h"
 #include "stats.h"
-#include "unique_fd.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx::bench {
 namespace {

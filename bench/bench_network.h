@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "unique_fd.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx::bench {
 

@@ -17,15 +17,15 @@
 #include <stdexcept>
 #include <thread>
 
-#include "bpf_stats.h"
-#include "link_table.h"
-#include "map_reader.h"
-#include "netns.h"
-#include "poller.h"
-#include "probe.h"
-#include "self_metrics.h"
-#include "snapshot_store.h"
-#include "unique_fd.h"
+#include "devices/link_table.h"
+#include "devices/netns.h"
+#include "metrics/self_metrics.h"
+#include "pipeline/poller.h"
+#include "pipeline/snapshot_store.h"
+#include "probe/bpf_stats.h"
+#include "probe/map_reader.h"
+#include "probe/probe.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx::bench {
 namespace {

@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "unique_fd.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx::bench {
 namespace {

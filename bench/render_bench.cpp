@@ -5,8 +5,8 @@
 
 #include <cstdio>
 
-#include "bpf_exposition.h"
-#include "exposition.h"
+#include "metrics/bpf_exposition.h"
+#include "metrics/exposition.h"
 
 namespace netif_rx::bench {
 namespace {

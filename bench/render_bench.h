@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "snapshot.h"
+#include "pipeline/snapshot.h"
 
 namespace netif_rx::bench {
 

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "app/privileges.h"
 #include "exporter_process.h"
-#include "privileges.h"
 #include "test_network.h"
 
 namespace netif_rx::test {

@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "command.h"
-#include "cpu_list.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
+#include "pipeline/cpu_list.h"
 #include "series_query.h"
 #include "test_network.h"
 

@@ -14,9 +14,9 @@
 
 #include "bpf_maps.h"
 #include "command.h"
-#include "cpu_list.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
+#include "pipeline/cpu_list.h"
 #include "series_query.h"
 #include "test_network.h"
 

@@ -1,7 +1,7 @@
 // The link watcher against the real kernel, in a namespace of the test's own:
 // bursts of link events that overflow its socket (ENOBUFS) must still leave
 // its view exact, through the resync they trigger.
-#include "link_watcher.h"
+#include "devices/link_watcher.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -7,8 +7,8 @@
 #include <memory>
 #include <thread>
 
-#include "cpu_list.h"
 #include "exporter_process.h"
+#include "pipeline/cpu_list.h"
 #include "test_network.h"
 
 namespace netif_rx::test {

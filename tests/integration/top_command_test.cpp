@@ -9,8 +9,8 @@
 #include <memory>
 #include <thread>
 
-#include "cpu_list.h"
 #include "exporter_process.h"
+#include "pipeline/cpu_list.h"
 #include "test_network.h"
 #include "top_process.h"
 

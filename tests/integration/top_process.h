@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "unique_fd.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx::test {
 

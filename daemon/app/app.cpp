@@ -1,0 +1,158 @@
+#include "app/app.h"
+
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "app/notify.h"
+#include "app/privileges.h"
+#include "devices/link_watcher.h"
+#include "metrics/process_metrics.h"
+#include "metrics/snapshot_collector.h"
+#include "pipeline/counting_pipeline.h"
+#include "pipeline/poller.h"
+#include "probe/bpf_stats.h"
+#include "probe/bpf_stats_control.h"
+#include "probe/probe.h"
+#include "web/http_server.h"
+
+namespace netif_rx {
+
+namespace {
+
+void status(const Notifier* notifier, std::string_view text) {
+  if (notifier) notifier->status(text);
+}
+
+}  // namespace
+
+App::App(Config config, CliOptions cli, const Notifier* notifier)
+    : config_(std::move(config)),
+      cli_(std::move(cli)),
+      notifier_(notifier),
+      poll_interval_ms_(config_.poll_interval.count()) {}
+
+App::~App() { stop(); }
+
+void App::start() {
+  // Flags are checked before anything is loaded.
+  std::vector<ListenAddress> addresses;
+  for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
+
+  // First, while the process still has one thread and all its capabilities:
+  // enable statistics (always) or fork the helper that samples them.
+  bpf_stats_ = std::make_unique<BpfStatsControl>(config_.bpf_stats);
+
+  status(notifier_, "loading and attaching the probe");
+  CountingPipeline pipeline =
+      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
+  probe_ = std::move(pipeline.probe);
+  links_ = std::move(pipeline.links);
+  poller_ = std::move(pipeline.poller);
+  self_metrics_.set_probe_attached(true);
+  poller_->set_bpf_stats_source(
+      [reader = std::make_shared<BpfStatsReader>(
+           probe_->program_fd(), probe_->program_name(), probe_->attach_type(),
+           std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
+                                     {"device_names", probe_->device_names_fd()},
+                                     {"untracked_counters", probe_->untracked_counters_fd()}},
+           [control = bpf_stats_.get()] { return control->exporter_enabled(); })](
+          std::size_t device_entries) { return reader->read(device_entries); });
+  if (notifier_ && notifier_->watchdog()) {
+    const Notifier* notifier = notifier_;
+    poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
+    const auto half = std::chrono::duration_cast<Milliseconds>(*notifier_->watchdog() / 2);
+    if (config_.poll_interval > half) {
+      spdlog::warn(
+          "poll_interval {} is longer than half the systemd watchdog interval ({}): the service "
+          "manager will restart the exporter; lower poll_interval or raise WatchdogSec",
+          format_duration(config_.poll_interval), format_duration(half * 2));
+    }
+  }
+  status(notifier_, "first poll");
+  if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
+
+  HttpOptions http_options;
+  http_options.addresses = std::move(addresses);
+  http_options.telemetry_path = cli_.telemetry_path;
+  http_options.ready = [this] { return ready(); };
+  http_options.web_config_file = cli_.web_config_file;
+  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all};
+  snapshot_collector_ = std::make_shared<SnapshotCollector>(store_, render);
+  reload_metrics_.record(true);
+  status(notifier_, "starting the HTTP listeners");
+  http_ = std::make_unique<HttpServer>(
+      std::move(http_options), std::vector<std::shared_ptr<prometheus::Collectable>>{
+                                   self_metrics_.registry(), reload_metrics_.registry(),
+                                   snapshot_collector_, std::make_shared<ProcessCollector>()});
+  poller_->start();
+  // Everything privileged is done: the probe is attached, statistics are
+  // held or delegated to the helper, the listeners are bound. From here the
+  // process that serves HTTP holds no capability at all, in any thread.
+  drop_all_capabilities();
+  spdlog::debug("capabilities dropped: {}", describe_capabilities());
+  spdlog::info("netif_rx_exporter is ready (poll_interval={}, per_cpu={}, namespaces={})",
+               format_duration(config_.poll_interval), config_.per_cpu,
+               to_string(config_.namespaces));
+}
+
+void App::stop() {
+  if (http_) {
+    http_.reset();
+    spdlog::debug("HTTP server stopped");
+  }
+  if (poller_) {
+    poller_->stop();
+    poller_.reset();
+    spdlog::debug("poller stopped");
+  }
+  if (links_) {
+    links_.reset();
+    spdlog::debug("link watcher stopped");
+  }
+  bpf_stats_.reset();
+  if (probe_) {
+    self_metrics_.set_probe_attached(false);
+    probe_.reset();
+    spdlog::debug("probe detached");
+  }
+}
+
+ReloadPlan App::reload(const Config& next) {
+  ReloadPlan plan = plan_reload(config_, next);
+  for (const auto& line : plan.needs_restart) spdlog::warn("configuration reload: {}", line);
+  if (poller_ && plan.config.poll_interval != config_.poll_interval) {
+    poller_->set_interval(plan.config.poll_interval);
+  }
+  if (poller_) poller_->set_devices(plan.config.devices, plan.config.stale_after);
+  if (snapshot_collector_) {
+    snapshot_collector_->set_options(
+        RenderOptions{plan.config.per_cpu, plan.config.namespaces == NamespaceMode::all});
+  }
+  config_ = plan.config;
+  poll_interval_ms_ = config_.poll_interval.count();
+  spdlog::info("configuration reloaded (poll_interval={}, per_cpu={})",
+               format_duration(config_.poll_interval), config_.per_cpu);
+  return plan;
+}
+
+void App::reload_web_config() {
+  if (http_) http_->reload_web_config();
+}
+
+bool App::ready() const {
+  if (!probe_ || !poller_) return false;
+  const auto last = poller_->last_success();
+  // Fresh: within three poll intervals (and never before the first poll).
+  return last.time_since_epoch().count() != 0 &&
+         std::chrono::steady_clock::now() - last <
+             3 * Milliseconds(poll_interval_ms_.load()) + std::chrono::seconds(1);
+}
+
+int App::bpf_stats_helper_pid() const { return bpf_stats_ ? bpf_stats_->helper_pid() : -1; }
+
+std::vector<int> App::listening_ports() const {
+  return http_ ? http_->listening_ports() : std::vector<int>{};
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,75 @@
+// The running exporter: probe, poller and HTTP server, in teardown order.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "app/cli.h"
+#include "config/config.h"
+#include "config/config_reload.h"
+#include "config/reload_metrics.h"
+#include "metrics/self_metrics.h"
+#include "pipeline/snapshot_store.h"
+
+namespace netif_rx {
+
+class Probe;
+class LinkWatcher;
+class BpfStatsControl;
+class Poller;
+class HttpServer;
+class Notifier;
+class SnapshotCollector;
+
+class App {
+ public:
+  // `notifier` (optional, outliving the app) gets STATUS= per startup phase
+  // and WATCHDOG=1 after each successful poll when systemd asks for it.
+  App(Config config, CliOptions cli, const Notifier* notifier = nullptr);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // Loads and attaches the probe, polls once, starts polling and serving.
+  // Throws ProbeError, ListenError or std::runtime_error with one clear line.
+  void start();
+  // Stops serving, then polling, then detaches the probe. Idempotent.
+  void stop();
+
+  // Applies a new configuration to the running exporter: poll_interval and
+  // per_cpu at once; settings that need the probe reloaded keep their running
+  // values (the returned plan lists them). Counts are never reset.
+  ReloadPlan reload(const Config& next);
+  // netif_rx_exporter_config_last_reload_successful and its timestamp.
+  void record_reload(bool ok) { reload_metrics_.record(ok); }
+  // Re-reads --web.config.file now (it is also re-read whenever it changes).
+  void reload_web_config();
+
+  const Config& config() const { return config_; }
+  bool ready() const;
+  std::vector<int> listening_ports() const;
+  // The bpf_stats sampling helper's pid, or -1.
+  int bpf_stats_helper_pid() const;
+
+ private:
+  Config config_;
+  CliOptions cli_;
+  const Notifier* notifier_;
+  // config_.poll_interval for ready(), which runs on the HTTP threads.
+  std::atomic<Milliseconds::rep> poll_interval_ms_;
+  SelfMetrics self_metrics_;
+  ReloadMetrics reload_metrics_;
+  std::shared_ptr<SnapshotCollector> snapshot_collector_;
+  SnapshotStore store_;
+  // Destroyed in reverse order: HTTP first, then the poller, then the link
+  // watcher (it deletes map entries), then the probe.
+  std::unique_ptr<Probe> probe_;
+  std::unique_ptr<LinkWatcher> links_;
+  // The statistics' descriptor or sampling helper (read by the poller).
+  std::unique_ptr<BpfStatsControl> bpf_stats_;
+  std::unique_ptr<Poller> poller_;
+  std::unique_ptr<HttpServer> http_;
+};
+
+}  // namespace netif_rx

@@ -1,0 +1,143 @@
+#include "app/check_command.h"
+
+#include <bpf/bpf.h>
+#include <spdlog/spdlog.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include "app/check_report.h"
+#include "app/privileges.h"
+#include "config/config.h"
+#include "devices/netns.h"
+#include "probe/probe.h"
+#include "util/unique_fd.h"
+#include "web/listen_address.h"
+#include "web/tls_context.h"
+#include "web/web_config.h"
+
+namespace netif_rx {
+namespace {
+
+CheckResult check_kernel() {
+  utsname name{};
+  ::uname(&name);
+  const std::string release = name.release;
+  const bool ok = kernel_release_at_least(release, 5, 8);
+  return {ok, true, "kernel " + release + " (5.8 or later needed)",
+          "upgrade to Linux 5.8 or later (BTF-typed tracepoints, CAP_BPF)"};
+}
+
+CheckResult check_btf(const CliOptions& cli) {
+  const bool ok = ::access(cli.btf_path.c_str(), R_OK) == 0;
+  return {ok, true,
+          "kernel BTF readable at " + cli.btf_path +
+              (ok ? "" : ": " + std::string(std::strerror(errno))),
+          "use a kernel built with CONFIG_DEBUG_INFO_BTF=y, or point --bpf.btf-path at this "
+          "kernel's BTF"};
+}
+
+CheckResult check_privileges() {
+  return {can_load_bpf(), true,
+          "privileges to load and attach: CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN",
+          "run as root, or grant them (systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON); this "
+          "process has " +
+              describe_capabilities()};
+}
+
+// Loads and attaches the real probe as the daemon would, then detaches it.
+CheckResult check_probe(const CliOptions& cli, const Config& config) {
+  if (!can_load_bpf()) {
+    return {false, true, "the probe loads and attaches: not tried without the privileges",
+            "fix the privileges above, then run check again"};
+  }
+  const auto netns = current_netns_inum();
+  ProbeOptions options;
+  options.host_netns_inum = netns.value_or(0);
+  options.count_all_namespaces = config.namespaces == NamespaceMode::all;
+  options.max_devices = config.max_devices;
+  options.attach = config.attach;
+  options.btf_path = cli.btf_path;
+  try {
+    const auto probe = Probe::load(options);
+    std::string what = "the probe loads and attaches (" + probe->attach_type() + ")";
+    if (probe->attach_type() != "tp_btf") {
+      what += "; tp_btf is not available here, the classic tracepoint is used";
+    }
+    return {true, true, what, ""};
+  } catch (const ProbeError& e) {
+    return {false, true, "the probe loads and attaches", e.what()};
+  }
+}
+
+CheckResult check_statistics(const Config& config) {
+  if (config.bpf_stats.mode == BpfStatsMode::off) {
+    return {true, false,
+            "BPF run-time statistics: not enabled by the exporter (bpf_stats.mode: off)", ""};
+  }
+  std::string what = "BPF run-time statistics can be enabled (bpf_stats.mode: " +
+                     std::string(to_string(config.bpf_stats.mode)) + ", needs CAP_SYS_ADMIN)";
+  if (!can_enable_bpf_stats()) {
+    return {false, false, what,
+            "grant CAP_SYS_ADMIN, or set bpf_stats.mode: off (the cost metrics then only move "
+            "while something else enables statistics)"};
+  }
+  UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (!stats.valid()) {
+    return {false, false, what + ": " + std::strerror(errno),
+            "this kernel can't enable statistics through bpf(2) (5.8 or later), set "
+            "bpf_stats.mode: off"};
+  }
+  return {true, false, what, ""};
+}
+
+}  // namespace
+
+int run_check(const CliOptions& cli) {
+  // Only the report on stdout; libbpf's and the probe's own messages at debug.
+  if (cli.log_level != "debug") spdlog::set_level(spdlog::level::off);
+  std::vector<CheckResult> results;
+
+  Config config;
+  if (cli.config_file) {
+    try {
+      config = load_config_file(*cli.config_file);
+      results.push_back({true, true, "configuration file " + *cli.config_file + " is valid", ""});
+    } catch (const ConfigError& e) {
+      results.push_back({false, true, "configuration file is valid", e.what()});
+    }
+  }
+  if (cli.web_config_file) {
+    try {
+      const WebConfig web = load_web_config_file(*cli.web_config_file);
+      if (web.tls) (void)build_tls_context(*web.tls);  // certificate, key, client CA
+      results.push_back(
+          {true, true, "web configuration file " + *cli.web_config_file + " is valid", ""});
+    } catch (const ConfigError& e) {
+      results.push_back({false, true, "web configuration file is valid", e.what()});
+    } catch (const TlsError& e) {
+      results.push_back({false, true, "web configuration file is valid", e.what()});
+    }
+  }
+  results.push_back(check_kernel());
+  results.push_back(check_btf(cli));
+  results.push_back(check_privileges());
+  results.push_back(check_probe(cli, config));
+  results.push_back(check_statistics(config));
+  for (const auto& text : cli.listen_addresses) {
+    try {
+      check_can_listen(parse_listen_address(text));
+      results.push_back({true, true, "listen address " + text + " is free", ""});
+    } catch (const ListenError& e) {
+      results.push_back({false, true, "listen address " + text + " is free", e.what()});
+    }
+  }
+
+  std::cout << format_check_report(results, ::isatty(STDOUT_FILENO) == 1) << std::flush;
+  return check_exit_code(results);
+}
+
+}  // namespace netif_rx

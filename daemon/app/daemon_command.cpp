@@ -1,0 +1,99 @@
+#include "app/daemon_command.h"
+
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include "app/app.h"
+#include "app/notify.h"
+#include "config/config.h"
+#include "version.h"
+#include "web/web_config.h"
+
+namespace netif_rx {
+namespace {
+
+// SIGHUP: re-read --config.file (and --web.config.file). A bad file keeps the
+// running configuration.
+void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
+  spdlog::info("SIGHUP received, reloading the configuration");
+  notifier.reloading("reloading the configuration");
+  app.reload_web_config();
+  bool ok = true;
+  if (cli.config_file) {
+    try {
+      app.reload(load_config_file(*cli.config_file));
+    } catch (const ConfigError& e) {
+      spdlog::error("configuration reload failed, keeping the running configuration: {}", e.what());
+      ok = false;
+    }
+  }
+  app.record_reload(ok);
+  notifier.ready(ok ? "serving; configuration reloaded"
+                    : "serving; configuration reload failed, see the log");
+}
+
+}  // namespace
+
+int run_daemon(const CliOptions& cli) {
+  const Notifier notifier = Notifier::from_environment();
+
+  // 1. Configuration: any mistake ends here, before anything loads.
+  Config config;
+  if (cli.config_file) {
+    try {
+      config = load_config_file(*cli.config_file);
+    } catch (const ConfigError& e) {
+      spdlog::error("invalid configuration: {}", e.what());
+      notifier.status("invalid configuration");
+      return 1;
+    }
+  }
+  if (cli.web_config_file) {
+    try {
+      (void)load_web_config_file(*cli.web_config_file);  // certificates are checked at start
+    } catch (const ConfigError& e) {
+      spdlog::error("invalid web configuration: {}", e.what());
+      notifier.status("invalid web configuration");
+      return 1;
+    }
+  }
+
+  // 2. Signals are blocked before any thread starts, so every thread
+  //    inherits the mask and only sigwait() below receives them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  // 3. Load, attach, poll once, serve; READY=1 only then.
+  spdlog::info("starting netif_rx_exporter {} (revision {})", kVersion, kRevision);
+  App app(config, cli, &notifier);
+  try {
+    app.start();
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    notifier.status(std::string("failed to start: ") + e.what());
+    return 1;
+  }
+  notifier.ready("serving");
+
+  // 4. Wait.
+  while (true) {
+    int received = 0;
+    if (sigwait(&signals, &received) != 0) continue;
+    if (received == SIGHUP) {
+      reload(app, cli, notifier);
+      continue;
+    }
+    spdlog::info("{} received, shutting down", received == SIGINT ? "SIGINT" : "SIGTERM");
+    break;
+  }
+  notifier.stopping("shutting down");
+  app.stop();
+  return 0;
+}
+
+}  // namespace netif_rx

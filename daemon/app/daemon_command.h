@@ -1,0 +1,11 @@
+// The exporter daemon: load, attach, serve until SIGINT or SIGTERM.
+#pragma once
+
+#include "app/cli.h"
+
+namespace netif_rx {
+
+// Returns the process exit code.
+int run_daemon(const CliOptions& cli);
+
+}  // namespace netif_rx

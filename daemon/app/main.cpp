@@ -1,0 +1,53 @@
+// netif_rx_exporter: parse the command line, configure logging, dispatch.
+#include <cstdio>
+#include <iostream>
+
+#include "app/check_command.h"
+#include "app/cli.h"
+#include "app/daemon_command.h"
+#include "app/logging.h"
+#include "top/top_command.h"
+#include "version.h"
+
+namespace {
+
+int run(int argc, char** argv) {
+  using namespace netif_rx;
+
+  CliOptions cli;
+  try {
+    cli = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "netif_rx_exporter: error: %s\n", e.what());
+    return 2;
+  }
+  if (cli.show_help) {
+    std::cout << usage_text();
+    return 0;
+  }
+  if (cli.show_version) {
+    std::cout << "netif_rx_exporter, version " << kVersion << " (revision: " << kRevision << ")\n";
+    return 0;
+  }
+  setup_logging(cli.log_level, cli.log_format == "json" ? LogFormat::json : LogFormat::logfmt);
+  switch (cli.command) {
+    case Command::check:
+      return run_check(cli);
+    case Command::top:
+      return run_top(cli);
+    case Command::serve:
+      break;
+  }
+  return run_daemon(cli);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "netif_rx_exporter: fatal: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,251 @@
+#include "config/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstring>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "config/yaml_file.h"
+
+namespace netif_rx {
+namespace {
+
+class Reader {
+ public:
+  // `key_mark`: where the key being read is.
+  Reader(const std::string& source, const YAML::Mark& key_mark)
+      : source_(source), key_mark_(key_mark) {}
+
+  std::string scalar(const YAML::Node& node, std::string_view key,
+                     std::string_view expected) const {
+    // "key:" with nothing after it: the empty value's mark is wherever the
+    // parser went next (the next line), so point at the key instead.
+    if (node.IsNull()) {
+      fail_at(source_, key_mark_, key, "has no value; expected " + std::string(expected));
+    }
+    if (!node.IsScalar()) fail_at(source_, node.Mark(), key, "expected " + std::string(expected));
+    return node.Scalar();
+  }
+
+  Milliseconds duration(const YAML::Node& node, std::string_view key, Milliseconds min,
+                        Milliseconds max) const {
+    const std::string text = scalar(node, key, "a duration such as 500ms, 1s or 1m");
+    auto parsed = parse_duration(text);
+    if (!parsed) {
+      fail_at(source_, node.Mark(), key,
+              "'" + text + "' is not a duration; write it as Prometheus does: 500ms, 1s, 1m");
+    }
+    if (*parsed < min || *parsed > max) {
+      fail_at(source_, node.Mark(), key,
+              text + " is out of range; must be between " + format_duration(min) + " and " +
+                  format_duration(max));
+    }
+    return *parsed;
+  }
+
+  bool boolean(const YAML::Node& node, std::string_view key) const {
+    const std::string text = scalar(node, key, "true or false");
+    if (text == "true" || text == "True" || text == "TRUE") return true;
+    if (text == "false" || text == "False" || text == "FALSE") return false;
+    fail_at(source_, node.Mark(), key, "'" + text + "' is not a boolean; expected true or false");
+  }
+
+  std::uint64_t integer(const YAML::Node& node, std::string_view key, std::uint64_t min,
+                        std::uint64_t max) const {
+    const std::string text = scalar(node, key, "an integer");
+    std::uint64_t value = 0;
+    bool valid = !text.empty() && text.size() <= 19;
+    for (char c : text) {
+      if (c < '0' || c > '9') {
+        valid = false;
+        break;
+      }
+      value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (!valid) fail_at(source_, node.Mark(), key, "'" + text + "' is not a whole number");
+    if (value < min || value > max) {
+      fail_at(source_, node.Mark(), key,
+              text + " is out of range; must be between " + std::to_string(min) + " and " +
+                  std::to_string(max));
+    }
+    return value;
+  }
+
+  template <typename Enum, std::size_t N>
+  Enum choice(const YAML::Node& node, std::string_view key,
+              const std::pair<std::string_view, Enum> (&choices)[N]) const {
+    const std::string text = scalar(node, key, "a string");
+    std::string names;
+    for (const auto& [name, value] : choices) {
+      if (text == name) return value;
+      names += names.empty() ? "" : " or ";
+      names += name;
+    }
+    fail_at(source_, node.Mark(), key, "'" + text + "' is not valid; expected " + names);
+  }
+
+  // A list of regular expressions, each compiled to check it.
+  std::vector<std::string> regex_list(const YAML::Node& node, std::string_view key) const {
+    if (node.IsNull()) return {};
+    if (!node.IsSequence())
+      fail_at(source_, node.Mark(), key, "expected a list of regular expressions");
+    std::vector<std::string> out;
+    for (const auto& item : node) {
+      const std::string text = scalar(item, key, "a regular expression (a string)");
+      try {
+        std::regex compiled(text, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        fail_at(source_, item.Mark(), key,
+                "'" + text + "' is not a valid regular expression: " + e.what());
+      }
+      out.push_back(text);
+    }
+    return out;
+  }
+
+  [[noreturn]] void unknown_key(const YAML::Node& key_node, const std::string& key,
+                                const std::set<std::string>& known) const {
+    std::string list;
+    for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
+    fail_at(source_, key_node.Mark(), key, "unknown key; valid keys are " + list);
+  }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  const std::string& source_;
+  YAML::Mark key_mark_;
+};
+
+constexpr std::pair<std::string_view, NamespaceMode> kNamespaceModes[] = {
+    {"host", NamespaceMode::host}, {"all", NamespaceMode::all}};
+constexpr std::pair<std::string_view, BpfStatsMode> kBpfStatsModes[] = {
+    {"sampled", BpfStatsMode::sampled},
+    {"always", BpfStatsMode::always},
+    {"off", BpfStatsMode::off}};
+constexpr std::pair<std::string_view, AttachMode> kAttachModes[] = {
+    {"auto", AttachMode::automatic},
+    {"tp_btf", AttachMode::tp_btf},
+    {"tracepoint", AttachMode::tracepoint}};
+
+// Calls handle(reader, name, key, value) for each entry of the mapping `map`,
+// refusing unknown and repeated keys. `prefix` names the enclosing key
+// ("devices.") in messages.
+template <typename Handler>
+void for_each_entry(const std::string& source, const YAML::Node& map, const YAML::Mark& map_mark,
+                    const std::string& prefix, const std::set<std::string>& known,
+                    Handler&& handle) {
+  if (!map.IsMap()) {
+    const std::string key = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
+    fail_at(source, map.IsNull() ? map_mark : map.Mark(), key,
+            "expected a mapping of keys to values");
+  }
+  std::set<std::string> seen;
+  for (const auto& entry : map) {
+    const std::string name = entry.first.Scalar();
+    const std::string key = prefix + name;
+    const Reader reader(source, entry.first.Mark());
+    if (!known.count(name)) reader.unknown_key(entry.first, key, known);
+    if (!seen.insert(name).second) fail_at(source, entry.first.Mark(), key, "given twice");
+    handle(reader, name, key, entry.second, entry.first.Mark());
+  }
+}
+
+}  // namespace
+
+Config parse_config(std::string_view yaml_text, const std::string& source) {
+  const YAML::Node root = load_single_document(yaml_text, source);
+
+  Config config;
+  if (root.IsNull()) return config;  // an empty file means the defaults
+  if (!root.IsMap()) fail_at(source, root.Mark(), "", "expected a mapping of keys to values");
+
+  const std::set<std::string> known{"poll_interval", "namespaces",  "per_cpu", "max_devices",
+                                    "attach",        "stale_after", "devices", "bpf_stats"};
+  for_each_entry(
+      source, root, root.Mark(), "", known,
+      [&](const Reader& reader, const std::string& name, const std::string& key,
+          const YAML::Node& value, const YAML::Mark& key_mark) {
+        if (name == "poll_interval") {
+          config.poll_interval = reader.duration(value, key, kMinPollInterval, kMaxPollInterval);
+        } else if (name == "namespaces") {
+          config.namespaces = reader.choice(value, key, kNamespaceModes);
+        } else if (name == "per_cpu") {
+          config.per_cpu = reader.boolean(value, key);
+        } else if (name == "max_devices") {
+          config.max_devices =
+              static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
+        } else if (name == "attach") {
+          config.attach = reader.choice(value, key, kAttachModes);
+        } else if (name == "stale_after") {
+          config.stale_after = reader.duration(value, key, kMinStaleAfter, kMaxStaleAfter);
+        } else if (name == "devices") {
+          for_each_entry(
+              source, value, key_mark, "devices.", {"include", "exclude"},
+              [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
+                  const YAML::Node& sub_value, const YAML::Mark&) {
+                auto& list = sub == "include" ? config.devices.include : config.devices.exclude;
+                list = sub_reader.regex_list(sub_value, sub_key);
+              });
+        } else if (name == "bpf_stats") {
+          for_each_entry(
+              source, value, key_mark, "bpf_stats.", {"mode", "window", "period"},
+              [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
+                  const YAML::Node& sub_value, const YAML::Mark&) {
+                if (sub == "mode") {
+                  config.bpf_stats.mode = sub_reader.choice(sub_value, sub_key, kBpfStatsModes);
+                } else if (sub == "window") {
+                  config.bpf_stats.window =
+                      sub_reader.duration(sub_value, sub_key, kMinStatsWindow, kMaxStatsPeriod);
+                } else {
+                  config.bpf_stats.period =
+                      sub_reader.duration(sub_value, sub_key, kMinStatsWindow, kMaxStatsPeriod);
+                }
+              });
+          if (config.bpf_stats.window >= config.bpf_stats.period) {
+            fail_at(source, key_mark, key,
+                    "window (" + format_duration(config.bpf_stats.window) +
+                        ") must be shorter than period (" +
+                        format_duration(config.bpf_stats.period) + ")");
+          }
+        }
+      });
+  return config;
+}
+
+Config load_config_file(const std::string& path) {
+  return parse_config(read_config_text(path, "configuration file", "--config.file"), path);
+}
+
+std::string_view to_string(NamespaceMode mode) {
+  return mode == NamespaceMode::all ? "all" : "host";
+}
+
+std::string_view to_string(BpfStatsMode mode) {
+  switch (mode) {
+    case BpfStatsMode::always:
+      return "always";
+    case BpfStatsMode::off:
+      return "off";
+    case BpfStatsMode::sampled:
+      break;
+  }
+  return "sampled";
+}
+
+std::string_view to_string(AttachMode mode) {
+  switch (mode) {
+    case AttachMode::tp_btf:
+      return "tp_btf";
+    case AttachMode::tracepoint:
+      return "tracepoint";
+    case AttachMode::automatic:
+      break;
+  }
+  return "auto";
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,81 @@
+// The exporter's configuration: embedded defaults, overridden by the YAML
+// file given with --config.file. Every key is documented, with its default,
+// in config/netif_rx_exporter.yaml.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "netif_rx.h"
+#include "util/duration.h"
+
+namespace netif_rx {
+
+enum class NamespaceMode { host, all };
+enum class AttachMode { automatic, tp_btf, tracepoint };
+enum class BpfStatsMode { sampled, always, off };
+
+// Which devices are exported: regular expressions (ECMAScript syntax) that
+// must match the whole device name. Empty include means every device;
+// exclude wins over include.
+struct DeviceFilterConfig {
+  std::vector<std::string> include;
+  std::vector<std::string> exclude;
+};
+
+// When the kernel collects BPF run-time statistics (run_time_ns, run_cnt).
+struct BpfStatsConfig {
+  // sampled: for `window` every `period`; always: the whole lifetime;
+  // off: never enabled by the exporter (what the kernel reports is exported).
+  BpfStatsMode mode = BpfStatsMode::sampled;
+  Milliseconds window{1000};
+  Milliseconds period{60000};
+};
+
+struct Config {
+  // How often the probe's maps are read; scrapes serve the latest read.
+  Milliseconds poll_interval{1000};
+  // host: count only the exporter's own network namespace; all: every one.
+  NamespaceMode namespaces = NamespaceMode::host;
+  // false drops the cpu label and sums over CPUs.
+  bool per_cpu = true;
+  // Capacity of the probe's per-device map.
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
+  // Which twin of the probe to attach; automatic prefers tp_btf.
+  AttachMode attach = AttachMode::automatic;
+  // namespaces: all only: a device of another namespace that received nothing
+  // for this long is forgotten (its namespace may be gone).
+  Milliseconds stale_after{600000};
+  DeviceFilterConfig devices;
+  BpfStatsConfig bpf_stats;
+};
+
+inline constexpr std::uint32_t kMaxDevicesLimit = 1U << 20;
+inline constexpr Milliseconds kMinPollInterval{100};
+inline constexpr Milliseconds kMaxPollInterval{3600 * 1000};
+inline constexpr Milliseconds kMinStaleAfter{1000};
+inline constexpr Milliseconds kMaxStaleAfter{7LL * 24 * 3600 * 1000};
+inline constexpr Milliseconds kMinStatsWindow{100};
+inline constexpr Milliseconds kMaxStatsPeriod{24LL * 3600 * 1000};
+
+// A configuration that can't be used. what() is one line naming the file,
+// line, column and key, and what is expected.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses YAML text; `source` names it in error messages. Throws ConfigError.
+Config parse_config(std::string_view yaml_text, const std::string& source);
+
+// Reads and parses a file. Throws ConfigError (also when it can't be read).
+Config load_config_file(const std::string& path);
+
+std::string_view to_string(NamespaceMode mode);
+std::string_view to_string(AttachMode mode);
+std::string_view to_string(BpfStatsMode mode);
+
+}  // namespace netif_rx

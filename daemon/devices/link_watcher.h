@@ -1,0 +1,81 @@
+// Follows the links of the exporter's own network namespace: rtnetlink
+// events (RTM_NEWLINK, RTM_DELLINK on RTNLGRP_LINK) on a thread of its own,
+// with a full dump (RTM_GETLINK) at start, every `resync_interval`, and at
+// once when the kernel dropped messages (ENOBUFS). Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "devices/link_messages.h"
+#include "devices/link_table.h"
+#include "util/unique_fd.h"
+
+namespace netif_rx {
+
+struct LinkWatcherOptions {
+  std::chrono::milliseconds resync_interval{60000};
+  // Receive buffer of the event socket, in bytes: room for bursts of events
+  // (pods starting by the hundred). Tests make it tiny to provoke ENOBUFS.
+  int receive_buffer = 4 << 20;
+  // Called, under the watcher's lock, for each device that is gone, after it
+  // left the view: deletes its map entries. A poller that still sees the
+  // device in a view taken after this cannot have read a later device's
+  // counts under its name.
+  std::function<void(std::uint32_t ifindex)> on_removed;
+  // Called for a failure the watcher recovers from (reason, message).
+  std::function<void(const std::string& message)> on_error;
+};
+
+// Opening the netlink socket or the first dump failed.
+class LinkWatcherError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class LinkWatcher {
+ public:
+  // Subscribes, dumps once, starts the thread. Throws LinkWatcherError.
+  explicit LinkWatcher(LinkWatcherOptions options);
+  ~LinkWatcher();
+  LinkWatcher(const LinkWatcher&) = delete;
+  LinkWatcher& operator=(const LinkWatcher&) = delete;
+
+  // A copy of the current view.
+  LinkView view() const;
+  // Full dumps done so far (the first included).
+  std::uint64_t resyncs() const;
+
+ private:
+  void run();
+  bool resync();  // false (and on_error) when the dump failed
+  void drain_events();
+  void apply_removed(const std::vector<std::uint32_t>& gone);
+
+  LinkWatcherOptions options_;
+  UniqueFd events_;
+  UniqueFd stop_;                     // eventfd
+  std::vector<std::uint8_t> buffer_;  // one datagram of events, reused
+  // Watcher thread only: when the next full dump is due (now, after ENOBUFS).
+  std::chrono::steady_clock::time_point next_resync_{};
+  mutable std::mutex mutex_;
+  LinkTable table_;
+  std::uint64_t resyncs_ = 0;
+  std::thread thread_;
+};
+
+// One RTM_GETLINK dump of this namespace's links; the errno when it failed.
+struct LinkDump {
+  std::vector<LinkMessage> links;
+  int error = 0;
+};
+LinkDump dump_links();
+
+}  // namespace netif_rx

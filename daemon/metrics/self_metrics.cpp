@@ -1,0 +1,56 @@
+#include "metrics/self_metrics.h"
+
+#include <bpf/libbpf.h>
+
+#include "version.h"
+
+namespace netif_rx {
+namespace {
+
+std::string libbpf_version() {
+  return std::to_string(libbpf_major_version()) + "." + std::to_string(libbpf_minor_version());
+}
+
+}  // namespace
+
+SelfMetrics::SelfMetrics()
+    : registry_(std::make_shared<prometheus::Registry>()),
+      probe_attached_(prometheus::BuildGauge()
+                          .Name("netif_rx_exporter_probe_attached")
+                          .Help("1 while the probe is attached and counting, else 0.")
+                          .Register(*registry_)
+                          .Add({})),
+      poll_duration_(
+          prometheus::BuildHistogram()
+              .Name("netif_rx_exporter_poll_duration_seconds")
+              .Help("Time to read the probe's maps and build a snapshot.")
+              .Register(*registry_)
+              .Add({}, prometheus::Histogram::BucketBoundaries{0.0001, 0.00025, 0.0005, 0.001,
+                                                               0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                               0.1, 0.25, 0.5, 1})),
+      poll_errors_(prometheus::BuildCounter()
+                       .Name("netif_rx_exporter_poll_errors_total")
+                       .Help("Failed map reads, map deletions or device name resolutions.")
+                       .Register(*registry_)),
+      last_poll_timestamp_(prometheus::BuildGauge()
+                               .Name("netif_rx_exporter_last_poll_timestamp_seconds")
+                               .Help("Unix time of the last successful poll.")
+                               .Register(*registry_)
+                               .Add({})) {
+  prometheus::BuildGauge()
+      .Name("netif_rx_exporter_build_info")
+      .Help("Build identity of netif_rx_exporter; always 1.")
+      .Register(*registry_)
+      .Add({{"version", kVersion}, {"revision", kRevision}, {"libbpf_version", libbpf_version()}})
+      .Set(1);
+  // Known reasons exist from the start, so rate() sees their first increment.
+  for (const char* reason : {"map_read", "map_delete", "name_resolution"}) {
+    poll_errors_.Add({{"reason", reason}});
+  }
+}
+
+void SelfMetrics::count_poll_error(const std::string& reason) {
+  poll_errors_.Add({{"reason", reason}}).Increment();
+}
+
+}  // namespace netif_rx

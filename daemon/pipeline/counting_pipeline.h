@@ -1,0 +1,37 @@
+// The counting path shared by the daemon and `top`: the probe, the watcher of
+// this namespace's devices, and the poller that turns both into snapshots.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "config/config.h"
+
+namespace netif_rx {
+
+class Probe;
+class LinkWatcher;
+class Poller;
+class SnapshotStore;
+class SelfMetrics;
+
+struct CountingPipeline {
+  // Declared in teardown order's reverse: the poller goes first, the probe last.
+  std::unique_ptr<Probe> probe;
+  std::unique_ptr<LinkWatcher> links;
+  std::unique_ptr<Poller> poller;
+
+  CountingPipeline();
+  CountingPipeline(CountingPipeline&&) noexcept;
+  CountingPipeline& operator=(CountingPipeline&&) noexcept;
+  ~CountingPipeline();
+};
+
+// Loads and attaches the probe for `config`, starts following this
+// namespace's devices, and builds a poller publishing into `store` (not yet
+// polling: call poll_once() or start()). Errors of the device watcher and of
+// deletions are logged and counted in `metrics`. Throws ProbeError.
+CountingPipeline build_counting_pipeline(const Config& config, const std::string& btf_path,
+                                         SnapshotStore& store, SelfMetrics& metrics);
+
+}  // namespace netif_rx

@@ -1,0 +1,92 @@
+#include "probe/bpf_stats.h"
+
+#include <bpf/bpf.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "util/unique_fd.h"
+
+namespace netif_rx {
+
+DerivedCost derive_cost(const BpfProgramStats& before, const BpfProgramStats& after,
+                        double elapsed_seconds) {
+  DerivedCost cost;
+  if (after.run_count > before.run_count && after.run_time_ns >= before.run_time_ns) {
+    cost.ns_per_run = static_cast<double>(after.run_time_ns - before.run_time_ns) /
+                      static_cast<double>(after.run_count - before.run_count);
+  }
+  if (elapsed_seconds > 0 && after.run_time_ns >= before.run_time_ns) {
+    cost.cpu_cores =
+        static_cast<double>(after.run_time_ns - before.run_time_ns) * 1e-9 / elapsed_seconds;
+  }
+  return cost;
+}
+
+bool sysctl_stats_enabled(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return false;
+  char value = 0;
+  return ::read(fd.get(), &value, 1) == 1 && value == '1';
+}
+
+BpfStatsReader::BpfStatsReader(int program_fd, std::string program_name, std::string attach_type,
+                               std::vector<BpfMapHandle> maps,
+                               std::function<bool()> exporter_enabled, std::string sysctl_path)
+    : program_fd_(program_fd),
+      program_name_(std::move(program_name)),
+      attach_type_(std::move(attach_type)),
+      maps_(std::move(maps)),
+      exporter_enabled_(std::move(exporter_enabled)),
+      sysctl_path_(std::move(sysctl_path)) {
+  // A map's capacity and type never change: read them once.
+  for (const auto& map : maps_) {
+    bpf_map_info info{};
+    __u32 length = sizeof info;
+    if (bpf_obj_get_info_by_fd(map.fd, &info, &length) != 0) {
+      spdlog::warn("reading the info of map {} failed: {}", map.name, std::strerror(errno));
+    }
+    max_entries_.push_back(info.max_entries);
+    is_array_.push_back(info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY);
+  }
+  last_.name = program_name_;
+  last_.attach_type = attach_type_;
+}
+
+BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries) {
+  BpfStatsSnapshot out;
+  out.valid = true;
+  out.stats_enabled =
+      (exporter_enabled_ && exporter_enabled_()) || sysctl_stats_enabled(sysctl_path_);
+
+  bpf_prog_info info{};
+  __u32 length = sizeof info;
+  if (bpf_obj_get_info_by_fd(program_fd_, &info, &length) == 0) {
+    last_.id = info.id;
+    char tag[2 * BPF_TAG_SIZE + 1] = {};
+    for (int i = 0; i < BPF_TAG_SIZE; ++i) std::snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
+    last_.tag = tag;
+    last_.run_time_ns = info.run_time_ns;
+    last_.run_count = info.run_cnt;
+    // recursion_misses exists since 5.12; an older kernel leaves it 0.
+    last_.recursion_misses = info.recursion_misses;
+  } else {
+    spdlog::warn("reading the info of program {} failed: {}", program_name_, std::strerror(errno));
+  }
+  out.programs.push_back(last_);
+
+  for (std::size_t i = 0; i < maps_.size(); ++i) {
+    // Arrays always hold max_entries keys; the hash maps hold what the poll
+    // just read (no extra syscall).
+    out.maps.push_back(
+        {maps_[i].name, is_array_[i] ? max_entries_[i] : device_entries, max_entries_[i]});
+  }
+  return out;
+}
+
+}  // namespace netif_rx

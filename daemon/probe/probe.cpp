@@ -1,0 +1,175 @@
+#include "probe/probe.h"
+
+#include <bpf/libbpf.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "app/privileges.h"
+#include "netif_rx_bpf.skel.h"
+
+namespace netif_rx {
+namespace {
+
+int libbpf_log(libbpf_print_level level, const char* format, va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  const int length = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  if (length <= 0) return 0;
+  std::vector<char> text(static_cast<std::size_t>(length) + 1);
+  std::vsnprintf(text.data(), text.size(), format, args);
+  std::string_view message(text.data(), static_cast<std::size_t>(length));
+
+  // The verifier's log is long and only useful when debugging: the caller
+  // reports the rejection itself in one line.
+  const bool verifier_log = message.find("PROG LOAD LOG") != std::string_view::npos;
+  if (level == LIBBPF_WARN && !verifier_log) {
+    spdlog::warn("libbpf: {}", message);
+  } else {
+    spdlog::debug("libbpf: {}", message);
+  }
+  return 0;
+}
+
+std::string errno_text(int err) {
+  err = err < 0 ? -err : err;
+  return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
+}
+
+const char* kPrivilegeHint =
+    "needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): run as root, or grant them "
+    "(systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON)";
+
+struct Attempt {
+  bool use_tp_btf;
+};
+
+}  // namespace
+
+void route_libbpf_logs() {
+  static std::once_flag once;
+  std::call_once(once, [] { libbpf_set_print(libbpf_log); });
+}
+
+void Probe::SkeletonDeleter::operator()(netif_rx_bpf* skeleton) const {
+  netif_rx_bpf::destroy(skeleton);
+}
+
+Probe::~Probe() {
+  if (skeleton_) spdlog::info("detaching probe {}", program_name_);
+}
+
+std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
+  route_libbpf_logs();
+
+  // Step 1: the kernel's BTF, which CO-RE relocation needs.
+  if (::access(options.btf_path.c_str(), R_OK) != 0) {
+    throw ProbeError(
+        "kernel BTF not readable at " + options.btf_path + ": " + errno_text(errno) +
+        "; the probe needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (5.8 or later), "
+        "or --bpf.btf-path pointing at this kernel's BTF");
+  }
+  // Step 2: privileges, checked up front for a clear answer.
+  if (!can_load_bpf()) {
+    throw ProbeError("missing privileges to load the probe: it " + std::string(kPrivilegeHint) +
+                     "; this process has " + describe_capabilities());
+  }
+
+  const int possible_cpus = libbpf_num_possible_cpus();
+  if (possible_cpus <= 0) {
+    throw ProbeError("cannot count possible CPUs: " + errno_text(possible_cpus));
+  }
+
+  std::vector<Attempt> attempts;
+  if (options.attach != AttachMode::tracepoint) attempts.push_back({true});
+  if (options.attach != AttachMode::tp_btf) attempts.push_back({false});
+
+  std::string last_error;
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const bool use_tp_btf = attempts[i].use_tp_btf;
+    const char* kind = use_tp_btf ? "tp_btf/netif_receive_skb" : "tracepoint/net/netif_receive_skb";
+
+    // Step 3: open the embedded object.
+    LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+    if (options.btf_path != "/sys/kernel/btf/vmlinux")
+      open_opts.btf_custom_path = options.btf_path.c_str();
+    std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(netif_rx_bpf::open(&open_opts));
+    if (!skeleton) throw ProbeError("opening the embedded BPF object failed: " + errno_text(errno));
+
+    // Step 4: configure before load: read-only data, map sizes, which twin.
+    skeleton->rodata->host_netns_inum = options.host_netns_inum;
+    skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
+    for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names}) {
+      if (int err = bpf_map__set_max_entries(map, options.max_devices); err != 0) {
+        throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
+                         std::to_string(options.max_devices) +
+                         " entries failed: " + errno_text(err));
+      }
+    }
+    bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
+    bpf_program__set_autoload(skeleton->progs.netif_rx_tp, !use_tp_btf);
+    bpf_program* program = use_tp_btf ? skeleton->progs.netif_rx_btf : skeleton->progs.netif_rx_tp;
+
+    // Step 5: load (the verifier runs here).
+    if (int err = netif_rx_bpf::load(skeleton.get()); err != 0) {
+      if (err == -EPERM) {
+        throw ProbeError("loading the probe was refused: " + errno_text(err) + "; it " +
+                         kPrivilegeHint);
+      }
+      last_error = "loading the " + std::string(kind) + " program failed: " + errno_text(err) +
+                   (err == -EACCES || err == -EINVAL
+                        ? "; the kernel's verifier rejected it (run with --log.level=debug for the "
+                          "verifier log)"
+                        : "");
+      if (i + 1 < attempts.size())
+        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+      continue;
+    }
+
+    // Step 6: attach.
+    bpf_link* link = bpf_program__attach(program);
+    if (link == nullptr) {
+      const int err = errno;
+      last_error = "attaching " + std::string(kind) + " failed: " + errno_text(err) +
+                   (use_tp_btf ? "; the kernel may lack BTF-typed tracepoints (needs 5.8 or later)"
+                               : "; the classic tracepoint needs tracefs mounted at "
+                                 "/sys/kernel/tracing and perf_event_open allowed");
+      if (i + 1 < attempts.size())
+        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+      continue;
+    }
+    // The skeleton owns the link from here: destroy() detaches it.
+    if (use_tp_btf) {
+      skeleton->links.netif_rx_btf = link;
+    } else {
+      skeleton->links.netif_rx_tp = link;
+    }
+
+    auto probe = std::unique_ptr<Probe>(new Probe());
+    probe->skeleton_ = std::move(skeleton);
+    probe->program_name_ = bpf_program__name(program);
+    probe->attach_type_ = use_tp_btf ? "tp_btf" : "tracepoint";
+    probe->max_devices_ = options.max_devices;
+    probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
+    spdlog::info("probe {} attached to {} (max_devices={}, namespaces={})", probe->program_name_,
+                 kind, options.max_devices, options.count_all_namespaces ? "all" : "host");
+    return probe;
+  }
+  throw ProbeError(last_error);
+}
+
+int Probe::device_counters_fd() const { return bpf_map__fd(skeleton_->maps.device_counters); }
+int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_names); }
+int Probe::untracked_counters_fd() const { return bpf_map__fd(skeleton_->maps.untracked_counters); }
+int Probe::program_fd() const {
+  return bpf_program__fd(attach_type_ == "tp_btf" ? skeleton_->progs.netif_rx_btf
+                                                  : skeleton_->progs.netif_rx_tp);
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,70 @@
+// The loaded and attached BPF probe: sole owner of the skeleton, its maps,
+// programs and link. Destroying it detaches the probe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "config/config.h"
+
+struct netif_rx_bpf;
+
+namespace netif_rx {
+
+struct ProbeOptions {
+  std::uint32_t host_netns_inum = 0;
+  bool count_all_namespaces = false;
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
+  AttachMode attach = AttachMode::automatic;
+  std::string btf_path = "/sys/kernel/btf/vmlinux";
+};
+
+// Loading or attaching failed; what() is one line naming the step, the
+// cause and the fix.
+class ProbeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Routes libbpf's own messages through the daemon's logger (the verifier's
+// log at debug level). Idempotent.
+void route_libbpf_logs();
+
+class Probe {
+ public:
+  // Opens, configures, loads and attaches. Throws ProbeError.
+  static std::unique_ptr<Probe> load(const ProbeOptions& options);
+
+  ~Probe();
+  Probe(const Probe&) = delete;
+  Probe& operator=(const Probe&) = delete;
+
+  // Borrowed descriptors: owned by the probe, never to be closed by callers.
+  int device_counters_fd() const;
+  int device_names_fd() const;
+  int untracked_counters_fd() const;
+  int program_fd() const;
+
+  const std::string& program_name() const { return program_name_; }
+  // "tp_btf" or "tracepoint": which twin is attached.
+  const std::string& attach_type() const { return attach_type_; }
+  std::uint32_t max_devices() const { return max_devices_; }
+  // Slots in each per-CPU value (libbpf_num_possible_cpus()).
+  unsigned possible_cpus() const { return possible_cpus_; }
+
+ private:
+  struct SkeletonDeleter {
+    void operator()(netif_rx_bpf* skeleton) const;
+  };
+  Probe() = default;
+
+  std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton_;
+  std::string program_name_;
+  std::string attach_type_;
+  std::uint32_t max_devices_ = 0;
+  unsigned possible_cpus_ = 0;
+};
+
+}  // namespace netif_rx

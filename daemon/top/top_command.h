@@ -1,0 +1,11 @@
+// `netif_rx_exporter top`.
+#pragma once
+
+#include "app/cli.h"
+
+namespace netif_rx {
+
+// Returns the process exit code.
+int run_top(const CliOptions& cli);
+
+}  // namespace netif_rx

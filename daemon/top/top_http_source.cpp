@@ -1,0 +1,48 @@
+// A running exporter's /metrics as top's source: no second probe.
+#include "top/http_fetch.h"
+#include "top/top_source.h"
+
+namespace netif_rx {
+namespace {
+
+constexpr std::chrono::milliseconds kFetchTimeout{5000};
+
+class HttpSource final : public TopSource {
+ public:
+  explicit HttpSource(std::string url) : url_(std::move(url)) {}
+
+  TopReading read() override {
+    HttpResponse response;
+    try {
+      response = http_get(url_, kFetchTimeout);
+    } catch (const HttpFetchError& e) {
+      throw TopSourceError("--from " + url_ + ": " + e.what());
+    }
+    const auto taken = std::chrono::steady_clock::now();
+    if (response.status != 200) {
+      throw TopSourceError("--from " + url_ + ": the server answered " +
+                           std::to_string(response.status) + " " + response.reason +
+                           "; is this the exporter's metrics path?");
+    }
+    try {
+      TopReading reading = reading_from_exposition(response.body);
+      reading.taken = taken;
+      return reading;
+    } catch (const ExpositionParseError& e) {
+      throw TopSourceError("--from " + url_ + ": " + e.what());
+    }
+  }
+
+  std::string describe() const override { return url_; }
+
+ private:
+  std::string url_;
+};
+
+}  // namespace
+
+std::unique_ptr<TopSource> make_http_source(const std::string& url) {
+  return std::make_unique<HttpSource>(url);
+}
+
+}  // namespace netif_rx

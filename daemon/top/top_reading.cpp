@@ -1,0 +1,113 @@
+#include "top/top_reading.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace netif_rx {
+namespace {
+
+constexpr std::string_view kPackets = "netif_rx_packets_total";
+constexpr std::string_view kBytes = "netif_rx_bytes_total";
+constexpr std::string_view kUntracked = "netif_rx_untracked_packets_total";
+constexpr std::string_view kPolledAt = "netif_rx_exporter_last_poll_timestamp_seconds";
+
+std::string describe(const ExpositionSample& sample) {
+  std::string out = sample.name + "{";
+  bool first = true;
+  for (const auto& [label, value] : sample.labels) {
+    out += (first ? "" : ",") + label + "=\"" + value + "\"";
+    first = false;
+  }
+  return out + "}";
+}
+
+std::uint64_t counter_value(const ExpositionSample& sample) {
+  // Doubles hold integers exactly up to 2^53; beyond that, the nearest.
+  if (!std::isfinite(sample.value) || sample.value < 0 || sample.value >= 0x1p64) {
+    throw ExpositionParseError(describe(sample) + ": " + std::to_string(sample.value) +
+                               " is not a counter value");
+  }
+  return static_cast<std::uint64_t>(sample.value);
+}
+
+std::optional<unsigned> cpu_of(const ExpositionSample& sample) {
+  const auto found = sample.labels.find("cpu");
+  if (found == sample.labels.end()) return std::nullopt;
+  const std::string& text = found->second;
+  if (text.empty() || text.size() > 9 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    throw ExpositionParseError(describe(sample) + ": cpu '" + text + "' is not a CPU number");
+  }
+  return static_cast<unsigned>(std::stoul(text));
+}
+
+}  // namespace
+
+TopReading reading_from_snapshot(const Snapshot& snapshot, bool netns_label) {
+  TopReading reading;
+  reading.cpus = snapshot.cpus;
+  std::sort(reading.cpus.begin(), reading.cpus.end());
+  for (const DeviceSeries& device : snapshot.devices) {
+    TopDeviceId id{device.name, netns_label ? std::to_string(device.key.netns_inum) : ""};
+    TopCpuCounters& per_cpu = reading.devices[id];
+    for (unsigned cpu : reading.cpus) {
+      if (cpu >= device.per_cpu.size()) continue;
+      TopCounters& counters = per_cpu[cpu];
+      // Two devices can't share a name in one namespace; add in case a
+      // rename raced the snapshot.
+      counters.packets += device.per_cpu[cpu].packets;
+      counters.bytes += device.per_cpu[cpu].bytes;
+    }
+  }
+  return reading;
+}
+
+TopReading reading_from_exposition(std::string_view text) {
+  TopReading reading;
+  std::set<unsigned> cpus;
+  bool seen_exporter = false;
+  bool seen_with_cpu = false;
+  bool seen_without_cpu = false;
+  for (const ExpositionSample& sample : parse_exposition_text(text)) {
+    if (sample.name == kPolledAt) {
+      if (sample.value > 0) reading.polled_at = sample.value;
+      continue;
+    }
+    if (sample.name == kUntracked) {
+      // Always there, one per CPU (or one): names the page and its CPUs.
+      seen_exporter = true;
+      const std::optional<unsigned> cpu = cpu_of(sample);
+      (cpu ? seen_with_cpu : seen_without_cpu) = true;
+      if (cpu) cpus.insert(*cpu);
+      continue;
+    }
+    const bool packets = sample.name == kPackets;
+    if (!packets && sample.name != kBytes) continue;
+    const auto device = sample.labels.find("device");
+    if (device == sample.labels.end()) {
+      throw ExpositionParseError(describe(sample) + ": the device label is missing");
+    }
+    const auto netns = sample.labels.find("netns");
+    TopDeviceId id{device->second, netns == sample.labels.end() ? "" : netns->second};
+    const std::optional<unsigned> cpu = cpu_of(sample);
+    (cpu ? seen_with_cpu : seen_without_cpu) = true;
+    if (cpu) cpus.insert(*cpu);
+    TopCounters& counters = reading.devices[id][cpu];
+    (packets ? counters.packets : counters.bytes) = counter_value(sample);
+    seen_exporter = true;
+  }
+  if (!seen_exporter) {
+    throw ExpositionParseError(
+        "no netif_rx_packets_total or netif_rx_untracked_packets_total series: is this a "
+        "netif_rx_exporter's metrics page?");
+  }
+  if (seen_with_cpu && seen_without_cpu) {
+    throw ExpositionParseError("the netif_rx_ series mix samples with and without the cpu label");
+  }
+  reading.per_cpu = !seen_without_cpu;
+  reading.cpus.assign(cpus.begin(), cpus.end());
+  return reading;
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,58 @@
+// One reading of the per-device, per-CPU counters, whichever source it came
+// from (the probe's snapshot or a running exporter's /metrics). Cumulative:
+// top shows the difference between two readings.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pipeline/snapshot.h"
+#include "top/exposition_parser.h"
+
+namespace netif_rx {
+
+struct TopCounters {
+  std::uint64_t packets = 0;
+  std::uint64_t bytes = 0;
+  bool operator==(const TopCounters&) const = default;
+};
+
+// A device as the exporter names it: its name, and its namespace's inode
+// number when the source labels namespaces ("" otherwise).
+struct TopDeviceId {
+  std::string name;
+  std::string netns;
+  auto operator<=>(const TopDeviceId&) const = default;
+};
+
+// Counters by CPU. Without per-CPU data (an exporter with per_cpu: false),
+// one element with no CPU: the sum over CPUs.
+using TopCpuCounters = std::map<std::optional<unsigned>, TopCounters>;
+
+struct TopReading {
+  bool per_cpu = true;
+  std::vector<unsigned> cpus;  // sorted; the CPUs that exist (or appear)
+  std::map<TopDeviceId, TopCpuCounters> devices;
+  // When the reading was taken, on this host's monotonic clock.
+  std::chrono::steady_clock::time_point taken{};
+  // Unix time of the exporter's poll that the counters come from, when the
+  // source says (netif_rx_exporter_last_poll_timestamp_seconds).
+  std::optional<double> polled_at;
+};
+
+// The probe's snapshot as a reading; `netns_label` when every namespace is
+// counted, as the exporter labels them.
+TopReading reading_from_snapshot(const Snapshot& snapshot, bool netns_label);
+
+// A /metrics page as a reading: netif_rx_packets_total and
+// netif_rx_bytes_total with labels device, cpu (optional) and netns
+// (optional). Throws ExpositionParseError when the page isn't exposition
+// text, or when those families are missing or malformed.
+TopReading reading_from_exposition(std::string_view text);
+
+}  // namespace netif_rx

@@ -1,0 +1,55 @@
+// The HTTP server: /metrics (the telemetry path), a landing page on /,
+// /-/healthy and /-/ready.
+#pragma once
+
+#include <prometheus/collectable.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "web/listen_address.h"
+
+class CivetServer;
+struct ssl_ctx_st;
+
+namespace netif_rx {
+
+class ReadOnlyHandler;
+class WebConfigWatcher;
+
+struct HttpOptions {
+  std::vector<ListenAddress> addresses;
+  std::string telemetry_path = "/metrics";
+  std::function<bool()> ready;  // true when the probe is attached and polls are fresh
+  // --web.config.file: TLS, basic auth, headers; re-read when it changes.
+  std::optional<std::string> web_config_file;
+};
+
+class HttpServer {
+ public:
+  // Binds every address; throws ListenError with the fix when one can't be,
+  // ConfigError or TlsError when the web configuration can't be used.
+  HttpServer(HttpOptions options,
+             std::vector<std::shared_ptr<prometheus::Collectable>> collectables);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  std::vector<int> listening_ports() const;
+  // Re-reads --web.config.file now.
+  void reload_web_config();
+
+ private:
+  static int init_ssl(void* ssl_ctx, void* user_data);
+
+  HttpOptions options_;
+  std::unique_ptr<WebConfigWatcher> web_;
+  std::function<std::shared_ptr<ssl_ctx_st>()> tls_source_;
+  std::vector<std::unique_ptr<ReadOnlyHandler>> handlers_;
+  std::unique_ptr<CivetServer> server_;  // last: stops before the handlers go
+};
+
+}  // namespace netif_rx

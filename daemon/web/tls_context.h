@@ -1,0 +1,44 @@
+// OpenSSL server contexts built from tls_server_config, and the per-connection
+// switch to the newest one, so that certificates rotate without a restart.
+//
+// civetweb creates one SSL_CTX at startup and hands it to init_ssl; we set it
+// up from the configuration and add a ClientHello callback. That callback runs
+// before version negotiation and certificate selection on every handshake and
+// gives the connection the newest context's certificate, key, client CA store,
+// verification and minimum version. The listener never closes: a rotated
+// certificate is served from the next handshake on.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "web/web_config.h"
+
+struct ssl_ctx_st;
+struct ssl_st;
+
+namespace netif_rx {
+
+// Certificates or keys that can't be used; what() names the file and why.
+class TlsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using TlsContext = std::shared_ptr<ssl_ctx_st>;
+
+// A new server context: certificate chain, key (checked against it), client
+// CA, client authentication, minimum version. Throws TlsError.
+TlsContext build_tls_context(const TlsServerConfig& config);
+
+// The newest context, or null when there is none (TLS off).
+using TlsContextSource = std::function<TlsContext()>;
+
+// Sets up civetweb's own context (`base`) like `current` and installs the
+// ClientHello callback that switches each connection to source()'s newest
+// context. `source` must outlive the server. Returns false on failure.
+bool install_tls_rotation(ssl_ctx_st* base, const TlsContext& current,
+                          const TlsContextSource* source);
+
+}  // namespace netif_rx

@@ -1,0 +1,96 @@
+#include "web/web_config_watcher.h"
+
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+
+namespace netif_rx {
+
+WebConfigWatcher::WebConfigWatcher(std::optional<std::string> path) : path_(std::move(path)) {
+  if (!path_) {
+    state_ = std::make_shared<WebState>();
+    return;
+  }
+  std::vector<std::string> files;
+  stamps_ = {stamp_of(*path_)};
+  auto state = load(files);
+  files_ = std::move(files);
+  stamps_ = stamps();
+  tls_at_start_ = state->tls != nullptr;
+  last_good_tls_ = state->tls;
+  state_ = std::move(state);
+}
+
+WebConfigWatcher::Stamp WebConfigWatcher::stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Stamp{};
+  return Stamp{st.st_dev, st.st_ino, st.st_size,
+               static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec};
+}
+
+std::vector<WebConfigWatcher::Stamp> WebConfigWatcher::stamps() const {
+  std::vector<Stamp> out;
+  for (const auto& file : files_) out.push_back(stamp_of(file));
+  return out;
+}
+
+std::shared_ptr<WebState> WebConfigWatcher::load(std::vector<std::string>& files) const {
+  files = {*path_};
+  const WebConfig config = load_web_config_file(*path_);
+  auto state = std::make_shared<WebState>();
+  state->headers = config.headers;
+  state->auth = std::make_shared<BasicAuthenticator>(config.basic_auth_users);
+  if (config.tls) {
+    files.push_back(config.tls->cert_file);
+    files.push_back(config.tls->key_file);
+    if (!config.tls->client_ca_file.empty()) files.push_back(config.tls->client_ca_file);
+    state->tls = build_tls_context(*config.tls);
+  }
+  return state;
+}
+
+void WebConfigWatcher::reload_locked() {
+  std::vector<std::string> files;
+  std::shared_ptr<WebState> next;
+  try {
+    next = load(files);
+    if ((next->tls != nullptr) != tls_at_start_) {
+      throw ConfigError(*path_ + ": turning TLS " + (tls_at_start_ ? "off" : "on") +
+                        " needs a restart; refusing requests until then");
+    }
+    last_good_tls_ = next->tls;
+    spdlog::info("web configuration reloaded from {}", *path_);
+  } catch (const std::exception& e) {
+    spdlog::error("web configuration reload failed, refusing requests with 500: {}", e.what());
+    next = std::make_shared<WebState>();
+    next->ok = false;
+    next->error = e.what();
+    // Keep watching every file named so far, so that fixing any of them retries.
+    for (const auto& file : files_) {
+      if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+    }
+  }
+  files_ = std::move(files);
+  stamps_ = stamps();
+  state_ = std::move(next);
+}
+
+std::shared_ptr<const WebState> WebConfigWatcher::current() {
+  std::lock_guard lock(mutex_);
+  if (path_ && stamps() != stamps_) reload_locked();
+  return state_;
+}
+
+void WebConfigWatcher::reload() {
+  std::lock_guard lock(mutex_);
+  if (path_) reload_locked();
+}
+
+TlsContext WebConfigWatcher::newest_tls_context() {
+  current();
+  std::lock_guard lock(mutex_);
+  return last_good_tls_;
+}
+
+}  // namespace netif_rx

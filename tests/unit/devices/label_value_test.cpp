@@ -1,0 +1,122 @@
+#include "devices/label_value.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include "metrics/exposition.h"
+
+namespace netif_rx {
+namespace {
+
+const std::string kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+std::string replacements(int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += kReplacement;
+  return out;
+}
+
+TEST(LabelValue, KeepsValidUtf8) {
+  for (const std::string& text : {
+           std::string(""), std::string("eth0"), std::string("veth1a2b@if3"),
+           std::string("wlan-\xC3\xA9"),             // U+00E9, two bytes
+           std::string("\xE7\xBD\x91\xE5\x8D\xA1"),  // two 3-byte characters
+           std::string("\xF0\x9F\x98\x80"),          // U+1F600, four bytes
+           std::string("\xC2\x80"),                  // U+0080, the smallest 2-byte
+           std::string("\xDF\xBF"),                  // U+07FF
+           std::string("\xE0\xA0\x80"),              // U+0800, the smallest 3-byte
+           std::string("\xED\x9F\xBF"),              // U+D7FF, just below surrogates
+           std::string("\xEE\x80\x80"),              // U+E000, just above them
+           std::string("\xEF\xBF\xBF"),              // U+FFFF
+           std::string("\xF0\x90\x80\x80"),          // U+10000, the smallest 4-byte
+           std::string("\xF4\x8F\xBF\xBF"),          // U+10FFFF, the largest
+           std::string("a\"b\\c\nd"),                // left to the serializer
+           std::string("nul\0inside", 10),           // U+0000 is valid UTF-8
+       }) {
+    EXPECT_EQ(to_label_value(text), text);
+  }
+}
+
+TEST(LabelValue, ReplacesInvalidBytes) {
+  EXPECT_EQ(to_label_value("\xFF"), kReplacement);
+  EXPECT_EQ(to_label_value("\xFE"), kReplacement);
+  EXPECT_EQ(to_label_value("eth\xFF"
+                           "0"),
+            "eth" + kReplacement + "0");
+  EXPECT_EQ(to_label_value("\x80"), kReplacement);  // lone continuation byte
+  EXPECT_EQ(to_label_value("\xBF\x80"), replacements(2));
+  EXPECT_EQ(to_label_value("\xF5\x80\x80\x80"), replacements(4));  // lead byte beyond U+10FFFF
+}
+
+TEST(LabelValue, ReplacesTruncatedSequences) {
+  EXPECT_EQ(to_label_value("\xC3"), kReplacement);
+  EXPECT_EQ(to_label_value("a\xC3"), "a" + kReplacement);
+  EXPECT_EQ(to_label_value("\xE2\x82"), replacements(2));
+  EXPECT_EQ(to_label_value("\xE2\x82x"), replacements(2) + "x");
+  EXPECT_EQ(to_label_value("\xF0\x9F\x98"), replacements(3));
+  // A truncated sequence followed by a valid one keeps the valid one.
+  EXPECT_EQ(to_label_value("\xE2\x82\xC3\xA9"), replacements(2) + "\xC3\xA9");
+}
+
+TEST(LabelValue, ReplacesOverlongEncodings) {
+  EXPECT_EQ(to_label_value("\xC0\x80"), replacements(2));          // NUL
+  EXPECT_EQ(to_label_value("\xC1\xBF"), replacements(2));          // U+007F
+  EXPECT_EQ(to_label_value("\xE0\x80\x80"), replacements(3));      // NUL
+  EXPECT_EQ(to_label_value("\xE0\x9F\xBF"), replacements(3));      // U+07FF
+  EXPECT_EQ(to_label_value("\xF0\x80\x80\x80"), replacements(4));  // NUL
+  EXPECT_EQ(to_label_value("\xF0\x8F\xBF\xBF"), replacements(4));  // U+FFFF
+}
+
+TEST(LabelValue, ReplacesSurrogates) {
+  EXPECT_EQ(to_label_value("\xED\xA0\x80"), replacements(3));  // U+D800
+  EXPECT_EQ(to_label_value("\xED\xBF\xBF"), replacements(3));  // U+DFFF
+  // A CESU-8 pair (U+1F600 as two surrogates).
+  EXPECT_EQ(to_label_value("\xED\xA0\xBD\xED\xB8\x80"), replacements(6));
+}
+
+TEST(LabelValue, ReplacesCodePointsAboveTheLast) {
+  EXPECT_EQ(to_label_value("\xF4\x90\x80\x80"), replacements(4));  // U+110000
+}
+
+// Whatever the input, the output is valid: converting it again changes nothing.
+TEST(LabelValue, OutputIsAlwaysValid) {
+  std::string text(3, '\0');
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; ++b) {
+      for (int c : {0x00, 0x41, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xE0, 0xF0, 0xFF}) {
+        text[0] = static_cast<char>(a);
+        text[1] = static_cast<char>(b);
+        text[2] = static_cast<char>(c);
+        const std::string once = to_label_value(text);
+        ASSERT_EQ(to_label_value(once), once) << a << " " << b << " " << c;
+      }
+    }
+  }
+}
+
+std::string exposition_with_device(const std::string& raw_name) {
+  Snapshot snapshot;
+  snapshot.cpus = {0};
+  snapshot.devices.push_back(DeviceSeries{{1, 2}, to_label_value(raw_name), {{1, 100}}});
+  snapshot.untracked_per_cpu = {{0, 0}};
+  RenderOptions options;
+  options.per_cpu = false;
+  return prometheus::TextSerializer().Serialize(render_snapshot(snapshot, options));
+}
+
+TEST(LabelValue, SerializerEscapesQuoteBackslashAndNewline) {
+  const std::string text = exposition_with_device("a\"b\\c\nd");
+  EXPECT_NE(text.find("netif_rx_packets_total{device=\"a\\\"b\\\\c\\nd\"} 1\n"), std::string::npos)
+      << text;
+}
+
+TEST(LabelValue, ExpositionOfAnInvalidNameIsValidUtf8) {
+  const std::string text = exposition_with_device("bad\xFF\xC3\"\n");
+  EXPECT_EQ(to_label_value(text), text);
+  EXPECT_NE(text.find("netif_rx_packets_total{device=\"bad" + replacements(2) + "\\\"\\n\"} 1\n"),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace netif_rx

@@ -1,0 +1,144 @@
+#include "metrics/exposition.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace netif_rx {
+namespace {
+
+constexpr std::uint32_t kHostNetns = 4026531840;
+constexpr std::uint32_t kOtherNetns = 4026532281;
+
+std::string serialize(const std::vector<prometheus::MetricFamily>& families) {
+  return prometheus::TextSerializer().Serialize(families);
+}
+
+// Compares `actual` with tests/unit/data/<name> byte for byte. With
+// NETIF_RX_UPDATE_GOLDEN=1 in the environment, rewrites the file instead
+// (review the diff before committing it).
+void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(NETIF_RX_TEST_DATA_DIR) + "/" + name;
+  if (const char* update = std::getenv("NETIF_RX_UPDATE_GOLDEN"); update && *update == '1') {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "missing golden file " << path
+                  << "; run with NETIF_RX_UPDATE_GOLDEN=1 to create it";
+  std::ostringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(actual, expected.str()) << "golden file " << path;
+}
+
+DeviceSeries device(std::uint32_t netns, std::uint32_t ifindex, std::string name,
+                    std::vector<netif_rx_counters> per_cpu) {
+  return DeviceSeries{{netns, ifindex}, std::move(name), std::move(per_cpu)};
+}
+
+// Two devices, two CPUs, some untracked packets. The second device's name
+// has a quote and a backslash, which the serializer must escape.
+Snapshot small_snapshot() {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1};
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{10, 1500}, {3, 180}}));
+  snapshot.devices.push_back(
+      device(kHostNetns, 7, "we\"ird\\dev", {{0, 0}, {123456789012345, 9007199254740992}}));
+  snapshot.untracked_per_cpu = {{4, 240}, {0, 0}};
+  return snapshot;
+}
+
+TEST(Exposition, PerCpu) {
+  expect_golden("per_cpu.prom", serialize(render_snapshot(small_snapshot(), {})));
+}
+
+TEST(Exposition, SummedOverCpus) {
+  RenderOptions options;
+  options.per_cpu = false;
+  expect_golden("summed.prom", serialize(render_snapshot(small_snapshot(), options)));
+}
+
+TEST(Exposition, NetnsLabel) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1};
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 100}, {2, 200}}));
+  snapshot.devices.push_back(device(kOtherNetns, 2, "eth0", {{3, 300}, {4, 400}}));
+  snapshot.devices.push_back(device(kHostNetns, 1, "lo", {{5, 500}, {6, 600}}));
+  snapshot.untracked_per_cpu = {{0, 0}, {7, 700}};
+  RenderOptions options;
+  options.netns_label = true;
+  expect_golden("netns.prom", serialize(render_snapshot(snapshot, options)));
+
+  options.per_cpu = false;
+  expect_golden("netns_summed.prom", serialize(render_snapshot(snapshot, options)));
+}
+
+// Per-CPU maps have a slot for every possible CPU; only present CPUs are
+// exported, and absent CPUs' slots (always zero in practice; not here) are
+// neither exported nor summed.
+Snapshot sparse_cpus_snapshot() {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 2};
+  snapshot.devices.push_back(
+      device(kHostNetns, 2, "eth0", {{1, 10}, {100, 1000}, {2, 20}, {100, 1000}}));
+  snapshot.untracked_per_cpu = {{1, 1}, {100, 100}, {2, 2}, {100, 100}};
+  return snapshot;
+}
+
+TEST(Exposition, ExportsOnlyPresentCpus) {
+  expect_golden("sparse_cpus.prom", serialize(render_snapshot(sparse_cpus_snapshot(), {})));
+}
+
+TEST(Exposition, SumsOnlyPresentCpus) {
+  RenderOptions options;
+  options.per_cpu = false;
+  const auto families = render_snapshot(sparse_cpus_snapshot(), options);
+  ASSERT_EQ(families.size(), 3U);
+  ASSERT_EQ(families[0].metric.size(), 1U);
+  EXPECT_EQ(families[0].metric[0].counter.value, 3);
+  ASSERT_EQ(families[1].metric.size(), 1U);
+  EXPECT_EQ(families[1].metric[0].counter.value, 30);
+  ASSERT_EQ(families[2].metric.size(), 1U);
+  EXPECT_EQ(families[2].metric[0].counter.value, 3);
+}
+
+// A device whose per-CPU vector is shorter than the CPU list (it cannot be
+// in practice) reads as zeros rather than out of bounds.
+TEST(Exposition, MissingSlotsAreZero) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1, 2};
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 10}}));
+  const auto families = render_snapshot(snapshot, {});
+  ASSERT_EQ(families.size(), 3U);
+  ASSERT_EQ(families[0].metric.size(), 3U);
+  EXPECT_EQ(families[0].metric[0].counter.value, 1);
+  EXPECT_EQ(families[0].metric[1].counter.value, 0);
+  EXPECT_EQ(families[0].metric[2].counter.value, 0);
+  ASSERT_EQ(families[2].metric.size(), 3U);
+  EXPECT_EQ(families[2].metric[2].counter.value, 0);
+}
+
+// No device yet: the families are still described, and untracked is zero.
+TEST(Exposition, NoDevices) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1};
+  expect_golden("no_devices.prom", serialize(render_snapshot(snapshot, {})));
+}
+
+TEST(Exposition, FamiliesAreCounters) {
+  const auto families = render_snapshot(small_snapshot(), {});
+  ASSERT_EQ(families.size(), 3U);
+  EXPECT_EQ(families[0].name, "netif_rx_packets_total");
+  EXPECT_EQ(families[1].name, "netif_rx_bytes_total");
+  EXPECT_EQ(families[2].name, "netif_rx_untracked_packets_total");
+  for (const auto& family : families) {
+    EXPECT_EQ(family.type, prometheus::MetricType::Counter) << family.name;
+    EXPECT_FALSE(family.help.empty()) << family.name;
+  }
+}
+
+}  // namespace
+}  // namespace netif_rx

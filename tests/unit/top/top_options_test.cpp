@@ -1,0 +1,88 @@
+#include "top/top_options.h"
+
+#include <gtest/gtest.h>
+
+namespace netif_rx {
+namespace {
+
+std::string error_of(const std::vector<std::string>& args) {
+  try {
+    parse_top_options(args);
+  } catch (const CliError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TopOptions, Defaults) {
+  const TopOptions options = parse_top_options({});
+  EXPECT_FALSE(options.once);
+  EXPECT_EQ(options.interval, Milliseconds(1000));
+  EXPECT_EQ(options.duration, std::nullopt);
+  EXPECT_EQ(options.once_span(), Milliseconds(1000));
+  EXPECT_EQ(options.output, TopOutput::text);
+  EXPECT_EQ(options.from, std::nullopt);
+  EXPECT_EQ(options.config_file, std::nullopt);
+  EXPECT_EQ(options.btf_path, "/sys/kernel/btf/vmlinux");
+  EXPECT_FALSE(options.show_help);
+}
+
+TEST(TopOptions, OnceWithDurationAndJson) {
+  const TopOptions options =
+      parse_top_options({"--once", "--duration", "5s", "--output=json", "--interval=250ms"});
+  EXPECT_TRUE(options.once);
+  EXPECT_EQ(options.duration, Milliseconds(5000));
+  EXPECT_EQ(options.once_span(), Milliseconds(5000));
+  EXPECT_EQ(options.interval, Milliseconds(250));
+  EXPECT_EQ(options.output, TopOutput::json);
+}
+
+TEST(TopOptions, OnceSpanDefaultsToTheInterval) {
+  EXPECT_EQ(parse_top_options({"--once", "--interval=1m30s"}).once_span(), Milliseconds(90000));
+}
+
+TEST(TopOptions, FromConfigAndBtf) {
+  const TopOptions from = parse_top_options({"--from", "http://127.0.0.1:19100/metrics"});
+  EXPECT_EQ(from.from, "http://127.0.0.1:19100/metrics");
+  const TopOptions local =
+      parse_top_options({"--config.file=/etc/x.yaml", "--bpf.btf-path", "/boot/vmlinux.btf"});
+  EXPECT_EQ(local.config_file, "/etc/x.yaml");
+  EXPECT_EQ(local.btf_path, "/boot/vmlinux.btf");
+}
+
+TEST(TopOptions, Help) {
+  EXPECT_TRUE(parse_top_options({"--help"}).show_help);
+  EXPECT_TRUE(parse_top_options({"-h"}).show_help);
+  EXPECT_NE(top_usage_text().find("--once"), std::string::npos);
+}
+
+TEST(TopOptions, RejectsBadFlagsWithOneLine) {
+  EXPECT_EQ(error_of({"--bogus"}), "top: unknown flag '--bogus'; see netif_rx_exporter top --help");
+  EXPECT_EQ(error_of({"--interval"}), "flag --interval needs a value, as in --interval=VALUE");
+  EXPECT_EQ(error_of({"--interval=fast"}),
+            "--interval: 'fast' is not a duration; write it as Prometheus does: 500ms, 2s, 1m30s");
+  EXPECT_EQ(error_of({"--interval=10ms"}),
+            "--interval: 10ms is out of range; it must be from 100ms to 1h");
+  EXPECT_EQ(error_of({"--once", "--duration=2h"}),
+            "--duration: 2h is out of range; it must be from 100ms to 1h");
+  EXPECT_EQ(error_of({"--output=yaml"}), "--output: 'yaml' is not one of text, json");
+  EXPECT_EQ(error_of({"--from=https://host:19100/metrics"}),
+            "--from: 'https://host:19100/metrics' is not an http:// URL; give a running "
+            "exporter's metrics URL, such as http://localhost:19100/metrics (https is not "
+            "supported)");
+  EXPECT_NE(error_of({"--duration=5s"}).find("add --once"), std::string::npos);
+  EXPECT_NE(error_of({"--from=http://h/metrics", "--config.file=x.yaml"}).find("loads none"),
+            std::string::npos);
+}
+
+TEST(TopOptions, ErrorsAreOneLine) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--bogus"}, {"--duration=5s"}, {"--from=ftp://x"}, {"--output"}}) {
+    const std::string message = error_of(args);
+    EXPECT_FALSE(message.empty());
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace netif_rx

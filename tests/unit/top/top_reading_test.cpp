@@ -1,0 +1,113 @@
+#include "top/top_reading.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace netif_rx {
+namespace {
+
+std::string data_file(const std::string& name) {
+  std::ifstream in(std::string(NETIF_RX_TEST_DATA_DIR) + "/" + name, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string error_of(std::string_view text) {
+  try {
+    reading_from_exposition(text);
+  } catch (const ExpositionParseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TopReading, FromPerCpuMetrics) {
+  // The exposition golden file: what the exporter itself serves.
+  const TopReading reading = reading_from_exposition(data_file("per_cpu.prom"));
+  EXPECT_TRUE(reading.per_cpu);
+  EXPECT_EQ(reading.cpus, (std::vector<unsigned>{0, 1}));
+  ASSERT_EQ(reading.devices.size(), 2U);
+  const TopCpuCounters& eth0 = reading.devices.at({"eth0", ""});
+  EXPECT_EQ(eth0.at(0), (TopCounters{10, 1500}));
+  EXPECT_EQ(eth0.at(1), (TopCounters{3, 180}));
+  // The escaped name comes back as the device's own.
+  const TopCpuCounters& weird = reading.devices.at({"we\"ird\\dev", ""});
+  EXPECT_EQ(weird.at(1), (TopCounters{123456789012345, 9007199254740992}));
+  EXPECT_EQ(reading.polled_at, std::nullopt);
+}
+
+TEST(TopReading, FromMetricsWithNetns) {
+  const TopReading reading = reading_from_exposition(data_file("netns.prom"));
+  ASSERT_EQ(reading.devices.size(), 3U);
+  EXPECT_EQ(reading.devices.at({"eth0", "4026531840"}).at(1), (TopCounters{2, 200}));
+  EXPECT_EQ(reading.devices.at({"eth0", "4026532281"}).at(0), (TopCounters{3, 300}));
+  EXPECT_EQ(reading.devices.at({"lo", "4026531840"}).at(1), (TopCounters{6, 600}));
+}
+
+TEST(TopReading, FromMetricsSummedOverCpus) {
+  // per_cpu: false in the exporter's configuration: no cpu label.
+  const TopReading reading = reading_from_exposition(data_file("summed.prom"));
+  EXPECT_FALSE(reading.per_cpu);
+  EXPECT_TRUE(reading.cpus.empty());
+  EXPECT_EQ(reading.devices.at({"eth0", ""}).at(std::nullopt), (TopCounters{13, 1680}));
+  EXPECT_EQ(reading.devices.at({"we\"ird\\dev", ""}).at(std::nullopt).packets, 123456789012345U);
+}
+
+TEST(TopReading, FromMetricsWithoutDevicesYet) {
+  const TopReading reading = reading_from_exposition(data_file("no_devices.prom"));
+  EXPECT_TRUE(reading.per_cpu);
+  EXPECT_EQ(reading.cpus, (std::vector<unsigned>{0, 1}));
+  EXPECT_TRUE(reading.devices.empty());
+}
+
+TEST(TopReading, TakesThePollTimeAndIgnoresOtherFamilies) {
+  const TopReading reading = reading_from_exposition(
+      "netif_rx_exporter_last_poll_timestamp_seconds 1.7e+09\n"
+      "process_open_fds 12\n"
+      "netif_rx_bpf_run_count_total{program=\"netif_rx_btf\"} 99\n"
+      "netif_rx_packets_total{cpu=\"3\",device=\"eth0\"} 5\n");
+  EXPECT_EQ(reading.polled_at, 1.7e9);
+  EXPECT_EQ(reading.cpus, (std::vector<unsigned>{3}));
+  EXPECT_EQ(reading.devices.at({"eth0", ""}).at(3), (TopCounters{5, 0}));
+}
+
+TEST(TopReading, RejectsWhatIsNotTheExporters) {
+  EXPECT_EQ(error_of("node_load1 0.5\n"),
+            "no netif_rx_packets_total or netif_rx_untracked_packets_total series: is this a "
+            "netif_rx_exporter's metrics page?");
+  EXPECT_EQ(error_of("netif_rx_packets_total{cpu=\"0\"} 1\n"),
+            "netif_rx_packets_total{cpu=\"0\"}: the device label is missing");
+  EXPECT_EQ(error_of("netif_rx_packets_total{cpu=\"x\",device=\"a\"} 1\n"),
+            "netif_rx_packets_total{cpu=\"x\",device=\"a\"}: cpu 'x' is not a CPU number");
+  EXPECT_EQ(error_of("netif_rx_packets_total{device=\"a\"} -1\n"),
+            "netif_rx_packets_total{device=\"a\"}: -1.000000 is not a counter value");
+  EXPECT_EQ(error_of("netif_rx_packets_total{device=\"a\"} 1\n"
+                     "netif_rx_packets_total{cpu=\"0\",device=\"b\"} 1\n"),
+            "the netif_rx_ series mix samples with and without the cpu label");
+}
+
+TEST(TopReading, FromSnapshot) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 2};  // CPU 1 is possible but not present
+  snapshot.devices.push_back({{4026531840, 2}, "eth0", {{1, 100}, {9, 900}, {2, 200}}});
+  snapshot.devices.push_back({{4026532281, 5}, "veth0", {{4, 400}, {0, 0}, {0, 0}}});
+
+  const TopReading host = reading_from_snapshot(snapshot, false);
+  EXPECT_TRUE(host.per_cpu);
+  EXPECT_EQ(host.cpus, (std::vector<unsigned>{0, 2}));
+  const TopCpuCounters& eth0 = host.devices.at({"eth0", ""});
+  EXPECT_EQ(eth0.size(), 2U);
+  EXPECT_EQ(eth0.at(0), (TopCounters{1, 100}));
+  EXPECT_EQ(eth0.at(2), (TopCounters{2, 200}));
+  EXPECT_FALSE(eth0.count(1));
+
+  const TopReading all = reading_from_snapshot(snapshot, true);
+  EXPECT_EQ(all.devices.at({"veth0", "4026532281"}).at(0), (TopCounters{4, 400}));
+  EXPECT_TRUE(all.devices.count({"eth0", "4026531840"}));
+}
+
+}  // namespace
+}  // namespace netif_rx

@@ -1,0 +1,82 @@
+#include "web/basic_auth.h"
+
+#include <crypt.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+
+namespace netif_rx {
+namespace {
+
+// A bcrypt hash made here with libcrypt, as htpasswd -B would.
+std::string bcrypt(const std::string& password, int cost = 5) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  EXPECT_NE(
+      crypt_gensalt_rn("$2y$", static_cast<unsigned long>(cost), nullptr, 0, salt, sizeof salt),
+      nullptr);
+  auto data = std::make_unique<crypt_data>();
+  return crypt_r(password.c_str(), salt, data.get());
+}
+
+TEST(BasicAuth, ParsesTheAuthorizationHeader) {
+  // "alice:s3cr:et" (a colon in the password is allowed)
+  const auto credentials = parse_basic_authorization("Basic YWxpY2U6czNjcjpldA==");
+  ASSERT_TRUE(credentials);
+  EXPECT_EQ(credentials->user, "alice");
+  EXPECT_EQ(credentials->password, "s3cr:et");
+  EXPECT_FALSE(parse_basic_authorization("Bearer abc"));
+  EXPECT_FALSE(parse_basic_authorization("Basic !!!"));
+  EXPECT_FALSE(parse_basic_authorization("Basic YWxpY2U="));  // no colon
+  EXPECT_FALSE(parse_basic_authorization(""));
+}
+
+TEST(BasicAuth, VerifiesBcryptHashes) {
+  const std::string hash = bcrypt("right");
+  ASSERT_EQ(hash.substr(0, 7), "$2y$05$");
+  EXPECT_TRUE(verify_bcrypt("right", hash));
+  EXPECT_FALSE(verify_bcrypt("wrong", hash));
+  EXPECT_FALSE(verify_bcrypt("right", "not a hash"));
+  EXPECT_FALSE(verify_bcrypt("right", ""));
+}
+
+TEST(BasicAuth, AllowsOnlyKnownUsersWithTheirPassword) {
+  BasicAuthenticator auth({{"alice", bcrypt("right")}});
+  EXPECT_TRUE(auth.enabled());
+  EXPECT_FALSE(auth.allows(nullptr));
+  EXPECT_TRUE(auth.allows("Basic YWxpY2U6cmlnaHQ="));       // alice:right
+  EXPECT_FALSE(auth.allows("Basic YWxpY2U6d3Jvbmc="));      // alice:wrong
+  EXPECT_FALSE(auth.allows("Basic bWFsbG9yeTpyaWdodA=="));  // mallory:right
+  EXPECT_TRUE(BasicAuthenticator({}).allows(nullptr));
+}
+
+TEST(BasicAuth, AnUnknownUserCostsAsMuchAsAWrongPassword) {
+  const std::string hash = bcrypt("right", 8);
+  EXPECT_EQ(dummy_bcrypt_hash(hash).substr(0, 7), "$2b$08$");
+  BasicAuthenticator auth({{"alice", hash}});
+  const auto time = [&](const char* header) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 5; ++i) (void)auth.allows(header);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const double wrong_password = time("Basic YWxpY2U6d3Jvbmc=");
+  const double unknown_user = time("Basic bWFsbG9yeTpyaWdodA==");
+  EXPECT_GT(unknown_user, wrong_password * 0.33);
+  EXPECT_LT(unknown_user, wrong_password * 3.0);
+}
+
+TEST(BasicAuth, AnUnknownUserCostsAsMuchAsTheDearestKnownUser) {
+  // alice sorts first but has the cheaper hash: the dummy must not copy hers.
+  BasicAuthenticator auth({{"alice", bcrypt("a", 4)}, {"bob", bcrypt("b", 9)}});
+  const auto time = [&](const char* header) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 3; ++i) (void)auth.allows(header);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const double bob_wrong = time("Basic Ym9iOndyb25n");     // bob:wrong
+  const double unknown_user = time("Basic bWFsbG9yeTpi");  // mallory:b
+  EXPECT_GT(unknown_user, bob_wrong * 0.33);
+}
+
+}  // namespace
+}  // namespace netif_rx
