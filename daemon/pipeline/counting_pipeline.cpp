@@ -38,6 +38,8 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
 
   MapReader reader(pipeline.probe->device_counters_fd(), pipeline.probe->device_names_fd(),
                    pipeline.probe->untracked_counters_fd(), pipeline.probe->possible_cpus());
+  reader.set_host_array(
+      {pipeline.probe->host_counters_fd(), *host_netns, pipeline.probe->host_slots()});
 
   // Devices of this namespace: names from rtnetlink, map entries deleted as
   // soon as the device is gone.

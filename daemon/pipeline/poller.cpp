@@ -13,6 +13,13 @@
 namespace netif_rx {
 namespace {
 
+std::vector<std::uint32_t> ifindexes_of(const LinkView& links) {
+  std::vector<std::uint32_t> out;
+  out.reserve(links.size());
+  for (const auto& [ifindex, info] : links) out.push_back(ifindex);
+  return out;
+}
+
 double unix_seconds_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -59,10 +66,15 @@ bool Poller::poll_once() {
   const LinkView links_before = host_links_();
   auto counters = reader_.read_device_counters();
   report(counters.errors, "map_read");
+  const std::size_t hash_entries = counters.value.size();
+  auto host_slots = reader_.read_host_slots(ifindexes_of(links_before));
+  report(host_slots.errors, "map_read");
   auto untracked = reader_.read_untracked();
   report(untracked.errors, "map_read");
-  if (!counters.ok() || !untracked.ok()) return false;
+  if (!counters.ok() || !host_slots.ok() || !untracked.ok()) return false;
   const LinkView links_after = host_links_();
+  // Merged: an own-namespace ifindex is in the array or in the hash, never both.
+  for (auto& device : host_slots.value) counters.value.push_back(std::move(device));
 
   decltype(reader_.read_device_names().value) recorded_names;
   if (options_.namespaces == NamespaceMode::all) {
@@ -89,7 +101,7 @@ bool Poller::poll_once() {
           // Deleted since it was counted: forget it, so that a device that
           // later gets the same ifindex starts from zero.
           report(reader_.delete_device(device.key), "map_delete");
-          ++deleted;
+          ++deleted;  // never an array slot: those are read from the view
           continue;
         } else {
           spdlog::warn("poll: naming ifindex {} failed: {}", device.key.ifindex,
@@ -135,7 +147,7 @@ bool Poller::poll_once() {
         "in netif_rx_untracked_packets_total without a device; raise max_devices",
         options_.max_devices, *pending);
   }
-  if (bpf_stats_) snapshot->bpf = bpf_stats_(counters.value.size() - deleted);
+  if (bpf_stats_) snapshot->bpf = bpf_stats_(hash_entries - deleted);
   store_.publish(std::move(snapshot));
 
   const auto finished = std::chrono::steady_clock::now();

@@ -2,6 +2,7 @@
 
 #include <bpf/bpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unordered_set>
@@ -73,6 +74,29 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
   return result;
 }
 
+MapRead<std::vector<DeviceCounters>> MapReader::read_host_slots(
+    const std::vector<std::uint32_t>& ifindexes) {
+  MapRead<std::vector<DeviceCounters>> result;
+  for (const std::uint32_t ifindex : ifindexes) {
+    const netif_rx_device_key key{host_.netns_inum, ifindex};
+    if (!in_host_array(key) || ifindex == 0) continue;
+    DeviceCounters device;
+    device.key = key;
+    device.per_cpu.resize(possible_cpus_);
+    const int rc = bpf_map_lookup_elem(host_.fd, &ifindex, device.per_cpu.data());
+    if (rc != 0) {
+      result.errors.push_back({"host_counters", "lookup_elem", last_errno(rc)});
+      continue;
+    }
+    // A slot without packets is a device that received nothing yet: like a
+    // device without an entry in the hash.
+    const bool counted = std::any_of(device.per_cpu.begin(), device.per_cpu.end(),
+                                     [](const netif_rx_counters& c) { return c.packets != 0; });
+    if (counted) result.value.push_back(std::move(device));
+  }
+  return result;
+}
+
 MapRead<std::vector<DeviceCounters>> MapReader::read_counters_one_by_one() {
   MapRead<std::vector<DeviceCounters>> result;
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> seen;
@@ -130,6 +154,14 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
 
 std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
+  if (in_host_array(key)) {
+    // An array slot cannot be deleted: zero it. The probe never writes the
+    // hash for this key, so there is nothing else to remove.
+    const std::vector<netif_rx_counters> zeros(possible_cpus_);
+    const int rc = bpf_map_update_elem(host_.fd, &key.ifindex, zeros.data(), BPF_EXIST);
+    if (rc != 0) errors.push_back({"host_counters", "update_elem", last_errno(rc)});
+    return errors;
+  }
   // The name first: the probe writes it after creating the counters entry,
   // so whichever entry the probe re-creates meanwhile keeps its name.
   const std::pair<int, const char*> maps[] = {{names_fd_, "device_names"},

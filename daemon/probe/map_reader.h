@@ -42,19 +42,39 @@ struct MapRead {
   bool ok() const { return errors.empty(); }
 };
 
+// The per-CPU array `host_counters`: devices of the exporter's own namespace
+// by ifindex, for every ifindex below `slots` (the others are in the hash).
+struct HostArray {
+  int fd = -1;  // borrowed
+  std::uint32_t netns_inum = 0;
+  std::uint32_t slots = 0;
+};
+
 class MapReader {
  public:
   // Borrows the descriptors; `possible_cpus` sizes the per-CPU values.
   MapReader(int device_counters_fd, int device_names_fd, int untracked_fd, unsigned possible_cpus);
 
+  // Reads and clears the own-namespace devices in `array` too. Optional.
+  void set_host_array(HostArray array) { host_ = array; }
+  // True when `key` is counted in the host array rather than the hash.
+  bool in_host_array(const netif_rx_device_key& key) const {
+    return host_.fd >= 0 && key.netns_inum == host_.netns_inum && key.ifindex < host_.slots;
+  }
+
   // Every entry of the per-device map (batch lookup where the kernel has it).
   MapRead<std::vector<DeviceCounters>> read_device_counters();
+  // The host-array slots of `ifindexes` (the own namespace's devices) that
+  // have counted packets; ifindexes beyond the array are skipped.
+  MapRead<std::vector<DeviceCounters>> read_host_slots(const std::vector<std::uint32_t>& ifindexes);
   // The names the probe recorded, by device.
   MapRead<std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>> read_device_names();
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
-  // Removes a device from both per-device maps (a missing entry is fine).
-  // Uses no state of the reader: safe on a copy, from another thread.
+  // Removes a device from both per-device maps (a missing entry is fine), or
+  // zeroes its host-array slot: call it only once the kernel announced the
+  // deletion (see bpf/netif_rx.bpf.c). Uses no mutable state of the reader:
+  // safe on a copy, from another thread.
   std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
   // Removes only a recorded name (one whose counters entry is gone).
   std::vector<MapReadError> delete_name(const netif_rx_device_key& key);
@@ -69,6 +89,7 @@ class MapReader {
   int names_fd_;
   int untracked_fd_;
   unsigned possible_cpus_;
+  HostArray host_;
   bool batch_supported_ = true;
   std::size_t last_device_count_ = 0;
 };
