@@ -167,6 +167,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     probe->attach_type_ = use_tp_btf ? "tp_btf" : "tracepoint";
     probe->max_devices_ = options.max_devices;
     probe->host_slots_ = host_slots;
+    probe->host_netns_inum_ = options.host_netns_inum;
     probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
     spdlog::info("probe {} attached to {} (max_devices={}, namespaces={})", probe->program_name_,
                  kind, options.max_devices, options.count_all_namespaces ? "all" : "host");

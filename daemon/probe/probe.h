@@ -54,6 +54,8 @@ class Probe {
   std::uint32_t max_devices() const { return max_devices_; }
   // Slots of the own-namespace array (min(max_devices, NETIF_RX_MAX_HOST_SLOTS)).
   std::uint32_t host_slots() const { return host_slots_; }
+  // The namespace whose devices the array counts (ProbeOptions).
+  std::uint32_t host_netns_inum() const { return host_netns_inum_; }
   // Slots in each per-CPU value (libbpf_num_possible_cpus()).
   unsigned possible_cpus() const { return possible_cpus_; }
 
@@ -68,6 +70,7 @@ class Probe {
   std::string attach_type_;
   std::uint32_t max_devices_ = 0;
   std::uint32_t host_slots_ = 0;
+  std::uint32_t host_netns_inum_ = 0;
   unsigned possible_cpus_ = 0;
 };
 
