@@ -14,11 +14,11 @@ namespace netif_rx::bench {
 namespace {
 
 constexpr std::uint64_t kPointer = 8;
-constexpr std::uint64_t kHtabElem = 48;    // sizeof(struct htab_elem), x86-64
-constexpr std::uint64_t kBucket = 16;      // sizeof(struct bucket)
-constexpr std::uint64_t kHtab = 320;       // about sizeof(struct bpf_htab)
-constexpr std::uint64_t kArray = 320;      // about sizeof(struct bpf_array)
-constexpr std::uint64_t kLockCount = 8;    // HASHTAB_MAP_LOCK_COUNT
+constexpr std::uint64_t kHtabElem = 48;  // sizeof(struct htab_elem), x86-64
+constexpr std::uint64_t kBucket = 16;    // sizeof(struct bucket)
+constexpr std::uint64_t kHtab = 320;     // about sizeof(struct bpf_htab)
+constexpr std::uint64_t kArray = 320;    // about sizeof(struct bpf_array)
+constexpr std::uint64_t kLockCount = 8;  // HASHTAB_MAP_LOCK_COUNT
 
 std::uint64_t round8(std::uint64_t n) { return (n + 7) / 8 * 8; }
 

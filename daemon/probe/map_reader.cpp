@@ -1,7 +1,6 @@
 #include "probe/map_reader.h"
 
 #include <algorithm>
-
 #include <cerrno>
 #include <cstring>
 #include <unordered_set>

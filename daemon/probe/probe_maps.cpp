@@ -9,7 +9,8 @@ ProbeMaps maps_of(const Probe& probe) {
           std::make_shared<KernelBpfMap>("device_names", probe.device_names_fd()),
           std::make_shared<KernelBpfMap>("untracked_counters", probe.untracked_counters_fd()),
           std::make_shared<KernelBpfMap>("host_counters", probe.host_counters_fd()),
-          probe.host_netns_inum(), probe.host_slots()};
+          probe.host_netns_inum(),
+          probe.host_slots()};
 }
 
 }  // namespace netif_rx
