@@ -8,7 +8,7 @@
 //      and the PrometheusRule carries the rules of rules/ (unchanged with --rules-unchanged).
 //
 //   node validate-manifests.js --modules DIR --rules FILE --dashboards DIR --case NAME
-//        [--rules-unchanged] [--rules-out FILE] < rendered.yaml
+//        [--rules-unchanged] [--rules-out FILE] [--runbook-base URL] < rendered.yaml
 //
 // --modules is the directory where setup-tools.sh installed the npm packages. --rules-out writes
 // the PrometheusRule's groups as a Prometheus rules file, for `promtool check rules`.
@@ -33,6 +33,7 @@ function parseArgs(argv) {
     else if (a === '--case') args.caseName = next();
     else if (a === '--rules-out') args.rulesOut = next();
     else if (a === '--rules-unchanged') args.rulesUnchanged = true;
+    else if (a === '--runbook-base') args.runbookBase = next();
     else throw new Error(`unknown argument ${a}`);
   }
   for (const k of ['modules', 'rules', 'dashboards', 'caseName']) {
@@ -347,6 +348,13 @@ for (const pr of rules) {
     if (!sourceAlerts.includes(a.alert)) problems.push(`${label}: alert ${a.alert} is not in ${args.rules}`);
     for (const k of ['summary', 'description']) if (!(a.annotations && a.annotations[k])) problems.push(`${label}: ${a.alert} has no ${k}`);
     if (!(a.labels && a.labels.severity)) problems.push(`${label}: ${a.alert} has no severity`);
+    const runbook = (a.annotations && a.annotations.runbook_url) || '';
+    if (!/^https:\/\/\S+#/.test(runbook) || !runbook.endsWith(`#${a.alert.toLowerCase()}`)) {
+      problems.push(`${label}: ${a.alert} has runbook_url '${runbook}', not <base>#${a.alert.toLowerCase()}`);
+    }
+    if (args.runbookBase && !runbook.startsWith(`${args.runbookBase}#`)) {
+      problems.push(`${label}: ${a.alert} has runbook_url '${runbook}', not on the base ${args.runbookBase}`);
+    }
   }
   // The selector of the rules must be the job the chart's monitors produce.
   const monitors = [...byKind('ServiceMonitor'), ...byKind('PodMonitor')];
