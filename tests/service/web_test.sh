@@ -68,7 +68,7 @@ expect "headers: X-Frame-Options on every answer" grep -qi '^X-Frame-Options: de
 expect "headers: Content-Security-Policy" grep -qi "^Content-Security-Policy: default-src 'none'" headers.txt
 expect "headers: also on a 401" \
   bash -c "curl -s -D - -o /dev/null --cacert ca1.crt '$url/' | grep -qi '^X-Frame-Options: deny'"
-for family in process_cpu_seconds_total process_resident_memory_bytes process_virtual_memory_bytes \
+for family in process_cpu_seconds_total process_resident_memory_bytes process_virtual_memory_bytes process_virtual_memory_max_bytes \
               process_start_time_seconds process_open_fds process_max_fds netif_rx_packets_total; do
   expect "metrics over TLS: $family" grep -q "^# TYPE $family " metrics.txt
 done

@@ -29,6 +29,7 @@ const CONTRACT_METRICS = new Set([
   'process_cpu_seconds_total',
   'process_resident_memory_bytes',
   'process_virtual_memory_bytes',
+  'process_virtual_memory_max_bytes',
   'process_start_time_seconds',
   'process_open_fds',
   'process_max_fds',
