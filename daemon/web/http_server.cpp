@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "util/build_info.h"
+#include "util/log.h"
 #include "util/unique_fd.h"
 #include "web/civetweb_tls.h"
 #include "web/http_handlers.h"
@@ -89,8 +90,9 @@ HttpServer::HttpServer(HttpOptions options,
   }
 
   for (const auto& address : options_.addresses) {
-    spdlog::info("listening on {} (metrics at {}{})", address.text, options_.telemetry_path,
-                 tls ? ", TLS" : "");
+    log::info(
+        "listening",
+        {{"address", address.text}, {"telemetry_path", options_.telemetry_path}, {"tls", tls}});
   }
 }
 
