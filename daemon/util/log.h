@@ -29,8 +29,8 @@ class Field {
   Field(std::string_view key, bool value)
       : key_(key), value_(value ? "true" : "false"), number_(true) {}
   template <typename T>
-    requires std::integral<T> && (!std::same_as<T, bool>)
-  Field(std::string_view key, T value) : key_(key), value_(std::to_string(value)), number_(true) {}
+  requires std::integral<T> &&(!std::same_as<T, bool>)Field(std::string_view key, T value)
+      : key_(key), value_(std::to_string(value)), number_(true) {}
   Field(std::string_view key, double value);
   // As Prometheus writes durations: "1m30s".
   Field(std::string_view key, std::chrono::milliseconds value);
@@ -48,8 +48,8 @@ class Field {
 // A record's message and the place it was logged from (taken implicitly at the call site).
 struct Message {
   template <typename Text>
-    requires std::convertible_to<const Text&, std::string_view>
-  Message(const Text& message, std::source_location site = std::source_location::current())
+  requires std::convertible_to<const Text&, std::string_view> Message(
+      const Text& message, std::source_location site = std::source_location::current())
       : text(message), where(site) {}
 
   std::string_view text;
