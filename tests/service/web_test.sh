@@ -176,6 +176,29 @@ else
 fi
 stop_exporter >/dev/null
 
+# --- IPv6 and dual-stack listen addresses (Debian's civetweb has no IPv6 of its own). ---
+port6=$(free_port)
+port_dual=$(free_port)
+start_exporter ipv6.log --web.listen-address="[::1]:$port6" --web.listen-address="[::]:$port_dual"
+if wait_http "http://[::1]:$port6/-/healthy" 200 -g; then
+  pass "[::1]:PORT: an IPv6 client gets an answer"
+  expect "[::1]:PORT: metrics over IPv6" \
+    bash -c "curl -sg 'http://[::1]:$port6/metrics' | grep -q '^# TYPE netif_rx_packets_total '"
+  expect "[::1]:PORT: not on IPv4" test "$(code "http://127.0.0.1:$port6/-/healthy")" = 000
+  expect "[::]:PORT: IPv6 clients" test "$(code -g "http://[::1]:$port_dual/-/healthy")" = 200
+  expect "[::]:PORT: IPv4 clients too (dual-stack)" \
+    test "$(code "http://127.0.0.1:$port_dual/-/healthy")" = 200
+  expect "IPv6: the log names the addresses" grep -q "listening on \[::1\]:$port6" ipv6.log
+else
+  fail "IPv6: no answer on [::1]:$port6; log: $(cat ipv6.log)"
+fi
+stop_exporter >/dev/null
+port6=$(free_port)
+start_exporter ipv6tls.log --web.config.file=mtls.yml --web.listen-address="[::1]:$port6"
+expect "[::1]:PORT with TLS and client certificates" \
+  wait_http "https://[::1]:$port6/metrics" 200 -g -k --cert client1.crt --key client1.key
+stop_exporter >/dev/null
+
 # --- A bad web configuration at startup is fatal, in one line. ---
 printf 'basic_auth_users:\n  bob: plaintext\n' >bad.yml
 out=$(timeout 10 "$binary" --web.config.file=bad.yml --web.listen-address="127.0.0.1:$(free_port)" 2>&1)
