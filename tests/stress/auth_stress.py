@@ -134,6 +134,7 @@ def main():
                 "known user (cost 5), wrong password": refusal_ms(port, (CHEAP[0], "x"), 7),
                 "unknown user": refusal_ms(port, ("nobody", "x"), 7),
             }
+            fetch(port, "/metrics", 60, SCRAPER)  # verified once, then remembered
             cached = [fetch(port, "/metrics", 5, SCRAPER) for _ in range(20)]
             figures = attack(port, exporter.pid, args)
             first, later = after_change(port, web_yml)
