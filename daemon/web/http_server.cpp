@@ -3,17 +3,19 @@
 #include <CivetServer.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 
+#include "util/build_info.h"
+#include "util/log.h"
 #include "util/unique_fd.h"
 #include "web/civetweb_tls.h"
 #include "web/http_handlers.h"
 #include "web/ipv6_listener.h"
+#include "web/landing_page.h"
 #include "web/listener_tuning.h"
 #include "web/process_listeners.h"
 #include "web/tls_context.h"
@@ -45,19 +47,6 @@ void poke_listener(ListenAddress address) {
   UniqueFd fd(::socket(sa.storage.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd.valid()) return;
   (void)::connect(fd.get(), sa.get(), sa.length);
-}
-
-std::string landing_page(const std::string& telemetry_path) {
-  return "<!DOCTYPE html>\n<html><head><title>netif_rx_exporter</title></head><body>\n"
-         "<h1>netif_rx_exporter</h1>\n"
-         "<p>Received packets per network device and CPU, counted by an eBPF probe on "
-         "net:netif_receive_skb.</p>\n<ul>\n"
-         "<li><a href=\"" +
-         telemetry_path +
-         "\">Metrics</a></li>\n"
-         "<li><a href=\"/-/healthy\">Health</a></li>\n"
-         "<li><a href=\"/-/ready\">Readiness</a></li>\n"
-         "</ul>\n</body></html>\n";
 }
 
 }  // namespace
@@ -103,7 +92,7 @@ HttpServer::HttpServer(HttpOptions options,
   handlers_.push_back(
       std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
 
-  const std::string landing = landing_page(options_.telemetry_path);
+  const std::string landing = landing_page(options_.telemetry_path, build_info());
   handlers_.push_back(std::make_unique<TextHandler>("/", [landing] {
     return TextHandler::Response{200, "text/html; charset=utf-8", landing};
   }));
@@ -129,8 +118,9 @@ HttpServer::HttpServer(HttpOptions options,
   }
 
   for (const auto& address : options_.addresses) {
-    spdlog::info("listening on {} (metrics at {}{})", address.text, options_.telemetry_path,
-                 tls ? ", TLS" : "");
+    log::info(
+        "listening",
+        {{"address", address.text}, {"telemetry_path", options_.telemetry_path}, {"tls", tls}});
   }
 }
 
@@ -164,7 +154,8 @@ void HttpServer::take_over_listeners() {
     ports_.push_back(port);
   }
   const int deferred = defer_accept_on_listeners(ports_, kDeferAcceptSeconds);
-  spdlog::debug("TCP_DEFER_ACCEPT set on {} listening socket(s)", deferred);
+  log::debug("deferred accept set",
+             {{"listening_sockets", deferred}, {"seconds", kDeferAcceptSeconds}});
 }
 
 void HttpServer::reload_web_config() { web_->reload(); }
