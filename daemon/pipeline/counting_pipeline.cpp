@@ -8,6 +8,7 @@
 #include "devices/netns.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poller.h"
+#include "pipeline/removed_devices.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 
@@ -39,16 +40,11 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   MapReader reader(pipeline.probe->device_counters_fd(), pipeline.probe->device_names_fd(),
                    pipeline.probe->untracked_counters_fd(), pipeline.probe->possible_cpus());
 
-  // Devices of this namespace: names from rtnetlink, map entries deleted as
-  // soon as the device is gone.
+  // Devices of this namespace: names from rtnetlink; the entries of a device
+  // that is gone are deleted by the next poll, on the polling thread.
+  auto removed = std::make_shared<RemovedDevices>();
   LinkWatcherOptions link_options;
-  link_options.on_removed = [&metrics, eraser = reader,
-                             netns = *host_netns](std::uint32_t ifindex) mutable {
-    for (const auto& error : eraser.delete_device({netns, ifindex})) {
-      spdlog::warn("deleting the entries of a removed device: {}", error.describe());
-      metrics.count_poll_error("map_delete");
-    }
-  };
+  link_options.on_removed = [removed](std::uint32_t ifindex) { removed->push(ifindex); };
   link_options.on_error = [&metrics](const std::string& message) {
     spdlog::warn("device names: {}", message);
     metrics.count_poll_error("name_resolution");
@@ -65,6 +61,7 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   LinkWatcher* links = pipeline.links.get();
   pipeline.poller = std::make_unique<Poller>(
       std::move(reader), poller_options, [links] { return links->view(); }, store, metrics);
+  pipeline.poller->set_removed_devices(std::move(removed));
   return pipeline;
 }
 

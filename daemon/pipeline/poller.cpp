@@ -57,6 +57,8 @@ bool Poller::poll_once() {
   // same device held its ifindex in both (see resolve_host_name), so a count
   // read just before a deletion never appears under a successor's name.
   const LinkView links_before = host_links_();
+  // After the first view: a removal it reflects is deleted before the read.
+  delete_removed_devices();
   auto counters = reader_.read_device_counters();
   report(counters.errors, "map_read");
   auto untracked = reader_.read_untracked();
@@ -183,10 +185,23 @@ void Poller::forget(const netif_rx_device_key& key) {
   stale_.forget(key);
 }
 
+void Poller::delete_removed_devices() {
+  if (!removed_) return;
+  for (std::uint32_t ifindex : removed_->take()) {
+    for (const auto& error : reader_.delete_device({options_.host_netns_inum, ifindex})) {
+      spdlog::warn("deleting the entries of a removed device: {}", error.describe());
+      metrics_.count_poll_error("map_delete");
+    }
+  }
+}
+
 void Poller::start() {
   std::lock_guard lock(mutex_);
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    if (on_thread_start_) on_thread_start_();
+    run();
+  });
 }
 
 void Poller::stop() {

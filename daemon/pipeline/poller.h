@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "devices/link_table.h"
 #include "devices/stale_tracker.h"
 #include "metrics/self_metrics.h"
+#include "pipeline/removed_devices.h"
 #include "pipeline/snapshot_store.h"
 #include "pipeline/untracked_warning.h"
 #include "probe/map_reader.h"
@@ -59,6 +61,16 @@ class Poller {
   // Called after every successful poll, on the polling thread (the systemd
   // watchdog ping: a stuck poller stops it). Set before start().
   void set_after_success(std::function<void()> callback) { after_success_ = std::move(callback); }
+  // Called first on the polling thread when it starts (naming the thread and
+  // telling who keeps capabilities). Set before start().
+  void set_on_thread_start(std::function<void()> callback) {
+    on_thread_start_ = std::move(callback);
+  }
+  // Devices of this namespace gone since the last poll: their entries are
+  // deleted by the next poll, after it took its first view of the links.
+  void set_removed_devices(std::shared_ptr<RemovedDevices> removed) {
+    removed_ = std::move(removed);
+  }
   // Applies a new interval from the next wait on (configuration reload).
   void set_interval(Milliseconds interval);
   // Applies new device filters and stale_after from the next poll on, on the
@@ -71,6 +83,7 @@ class Poller {
  private:
   void run();
   void forget(const netif_rx_device_key& key);
+  void delete_removed_devices();
   // Deletes names that had no counters entry at this poll and the last one:
   // left over when a device's entry was deleted while the probe was creating
   // it. Two polls, because the probe writes a new device's name just after
@@ -82,6 +95,8 @@ class Poller {
   MapReader reader_;
   PollerOptions options_;
   std::function<void()> after_success_;
+  std::function<void()> on_thread_start_;
+  std::shared_ptr<RemovedDevices> removed_;
   LinkViewSource host_links_;
   CachedDeviceFilter filter_;
   StaleTracker stale_;

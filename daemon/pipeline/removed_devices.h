@@ -1,0 +1,36 @@
+// Devices of the exporter's namespace that disappeared, handed from the link
+// watcher's thread to the polling thread, which deletes their map entries:
+// the only thread that may use bpf(2) after startup (on kernels before 5.19
+// the others can't).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace netif_rx {
+
+class RemovedDevices {
+ public:
+  // Bounded: past `kMax` pending ifindexes the oldest are dropped (the poll
+  // still deletes an entry whose device is gone when it can't name it).
+  static constexpr std::size_t kMax = 65536;
+
+  void push(std::uint32_t ifindex) {
+    std::lock_guard lock(mutex_);
+    if (pending_.size() >= kMax) pending_.erase(pending_.begin());
+    pending_.push_back(ifindex);
+  }
+  std::vector<std::uint32_t> take() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::uint32_t> out;
+    out.swap(pending_);
+    return out;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::uint32_t> pending_;
+};
+
+}  // namespace netif_rx
