@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -18,19 +19,19 @@ class RemovedDevices {
 
   void push(std::uint32_t ifindex) {
     std::lock_guard lock(mutex_);
-    if (pending_.size() >= kMax) pending_.erase(pending_.begin());
+    if (pending_.size() >= kMax) pending_.pop_front();
     pending_.push_back(ifindex);
   }
   std::vector<std::uint32_t> take() {
     std::lock_guard lock(mutex_);
-    std::vector<std::uint32_t> out;
-    out.swap(pending_);
+    std::vector<std::uint32_t> out(pending_.begin(), pending_.end());
+    pending_.clear();
     return out;
   }
 
  private:
   std::mutex mutex_;
-  std::vector<std::uint32_t> pending_;
+  std::deque<std::uint32_t> pending_;
 };
 
 }  // namespace netif_rx
