@@ -9,6 +9,7 @@
 #include "app/privileges.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
+#include "probe/probe_maps.h"
 
 namespace netif_rx {
 namespace {
@@ -23,8 +24,7 @@ std::vector<std::string> read_maps_holding(const Probe& probe, std::optional<int
                        std::to_string(err));
       return;
     }
-    MapReader maps(probe.device_counters_fd(), probe.device_names_fd(),
-                   probe.untracked_counters_fd(), probe.possible_cpus());
+    MapReader maps(maps_of(probe), probe.possible_cpus());
     for (const auto& e : maps.read_device_counters().errors) errors.push_back(e.describe());
     for (const auto& e : maps.read_untracked().errors) errors.push_back(e.describe());
     for (const auto& e : maps.read_device_names().errors) errors.push_back(e.describe());
