@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "devices/link_watcher.h"
@@ -40,11 +41,24 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
 
   MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 
-  // Devices of this namespace: names from rtnetlink; the entries of a device
-  // that is gone are deleted by the next poll, on the polling thread.
+  // Devices of this namespace: names from rtnetlink, map entries deleted as
+  // soon as the device is gone. Where the kernel refuses bpf(2) to the
+  // watcher's thread (it holds no capability; before 5.19 with
+  // kernel.unprivileged_bpf_disabled set), the next poll deletes them, on the
+  // polling thread.
   auto removed = std::make_shared<RemovedDevices>();
   LinkWatcherOptions link_options;
-  link_options.on_removed = [removed](std::uint32_t ifindex) { removed->push(ifindex); };
+  link_options.on_removed = [&metrics, removed, eraser = reader,
+                             netns = *host_netns](std::uint32_t ifindex) mutable {
+    for (const auto& error : eraser.delete_device({netns, ifindex})) {
+      if (error.error == EPERM) {
+        removed->push(ifindex);
+        return;
+      }
+      spdlog::warn("deleting the entries of a removed device: {}", error.describe());
+      metrics.count_poll_error("map_delete");
+    }
+  };
   link_options.on_error = [&metrics](const std::string& message) {
     spdlog::warn("device names: {}", message);
     metrics.count_poll_error("name_resolution");

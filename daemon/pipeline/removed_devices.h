@@ -1,7 +1,7 @@
 // Devices of the exporter's namespace that disappeared, handed from the link
 // watcher's thread to the polling thread, which deletes their map entries:
-// the only thread that may use bpf(2) after startup (on kernels before 5.19
-// the others can't).
+// on kernels before 5.19 with kernel.unprivileged_bpf_disabled set, the only
+// thread that may use bpf(2) after startup.
 #pragma once
 
 #include <cstdint>
