@@ -27,7 +27,7 @@ done
 # The largest max_devices on the first (oldest) kernel, which charges maps to
 # RLIMIT_MEMLOCK, first: it is the longest (creating 64 x 1M per-CPU entries
 # takes about two minutes under emulation); the kernels share the other slot.
-jobs_to_run=("${names[0]} large-map")
+jobs_to_run=("${names[0]} large-map")  # the other slot: the kernels in order
 for name in "${names[@]}"; do jobs_to_run+=("$name"); done
 parallel=${NETIF_RX_VM_PARALLEL:-2}
 pids=()
@@ -45,18 +45,21 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
   echo "| kernel | unprivileged_bpf_disabled | attach | capability kept after startup | check says | counts exact (per CPU, veth between namespaces, namespaces: all) | default bpf_stats | SIGHUP reload | result |"
   echo "|---|---|---|---|---|---|---|---|---|"
   for name in "${names[@]}"; do
-    for mode in tp_btf tracepoint; do
-      kernel=$(fact "$name" kernel)
-      echo "| ${kernel:-$name} | $(fact "$name" unprivileged_bpf_disabled) | $mode |" \
-        "$(fact "$name" "capabilities_$mode") | $(fact "$name" check), keeps $(fact "$name" check_keeps) |" \
-        "$(fact "$name" "exact_$mode") | $(fact "$name" "bpf_stats_$mode") | $(fact "$name" "reload_$mode") |" \
+    kernel=$(fact "$name" kernel)
+    for label in tp_btf tracepoint sysctl0; do
+      [[ -n "$(fact "$name" "capabilities_$label")" || $label != sysctl0 ]] || continue
+      sysctl=$(fact "$name" unprivileged_bpf_disabled) mode=$label check=default
+      [[ $label == sysctl0 ]] && sysctl="0 (set before starting)" mode=tp_btf check=sysctl0
+      echo "| ${kernel:-$name} | $sysctl | $mode |" \
+        "$(fact "$name" "capabilities_$label") | $(fact "$name" "check_$check"), keeps $(fact "$name" "check_keeps_$check") |" \
+        "$(fact "$name" "exact_$label") | $(fact "$name" "bpf_stats_$label") | $(fact "$name" "reload_$label") |" \
         "$(fact "$name" status) |"
     done
   done
   large="${names[0]}-large-map"
   echo
-  echo "Largest \`max_devices\` (1048576) on $(fact "$large" kernel) with" \
-    "$(fact "$large" large_map_possible_cpus) possible CPUs, started with RLIMIT_MEMLOCK at 8 MiB:" \
+  echo "Largest \`max_devices\` (1048576) on $(fact "$large" kernel), possible CPUs" \
+    "$(fact "$large" large_map_possible_cpus), started with RLIMIT_MEMLOCK at 8 MiB:" \
     "loaded: $(fact "$large" large_map), RLIMIT_MEMLOCK raised to $(fact "$large" large_map_memlock)," \
     "result: $(fact "$large" status)."
 } >"$out/matrix.md"
