@@ -162,6 +162,8 @@ TEST_F(BpfStatsTest, AlwaysCountsEveryRunOfKnownTraffic) {
   EXPECT_EQ(value(after, "netif_rx_bpf_recursion_misses_total{program=\"netif_rx_btf\"}"), 0);
   EXPECT_EQ(value(after, "netif_rx_bpf_map_max_entries{map=\"device_counters\"}"), 4096);
   EXPECT_GE(value(after, "netif_rx_bpf_map_entries{map=\"device_counters\"}"), 1);
+  EXPECT_EQ(value(after, "netif_rx_exporter_capabilities_retained{capability=\"CAP_BPF\"}"),
+            expected_poll_thread_capabilities() == kBpf ? 1 : 0);
   expect_least_privilege(exporter->pid());
   EXPECT_TRUE(children_of(exporter->pid()).empty()) << "no helper in mode always";
   EXPECT_EQ(exporter->stop(), 0);
