@@ -224,8 +224,8 @@ CONFIG
   [ $exact = yes ] && ok "$mode: exact per-CPU packets and bytes on va and vb"
   fact "exact_$label" "$exact"
   # Counting from the first poll on: no failed poll at all.
-  if grep -q "first poll failed\|poll: " /tmp/exporter.log; then
-    fail "$mode: a poll failed: $(grep -m 1 "first poll failed\|poll: " /tmp/exporter.log)"
+  if grep -q 'first poll failed\|msg="poll failed"' /tmp/exporter.log; then
+    fail "$mode: a poll failed: $(grep -m 1 'first poll failed\|msg="poll failed"' /tmp/exporter.log)"
   fi
   errors=$(series_value "$after" netif_rx_exporter_poll_errors_total)
   [ "$errors" = 0 ] || fail "$mode: poll errors: $(echo "$after" | grep '^netif_rx_exporter_poll_errors_total')"
