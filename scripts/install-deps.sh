@@ -19,7 +19,7 @@ packages=(
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
   # kernel matrix: Debian kernels booted under qemu with a busybox initramfs
-  qemu-system-x86 busybox-static cpio xz-utils gzip
+  qemu-system-x86 busybox-static cpio xz-utils gzip debian-archive-keyring
 )
 
 missing=()
