@@ -105,6 +105,9 @@ void App::start() {
   status(notifier_, "first poll");
   if (!poller_->poll_once()) log::warn("the first poll failed; serving what it could read");
 
+  // What the polling thread keeps, decided before any other thread starts.
+  const PrivilegeModel model = decide_privilege_model(probe_->device_counters_fd());
+
   HttpOptions http_options;
   http_options.addresses = std::move(addresses);
   http_options.telemetry_path = cli_.telemetry_path;
@@ -122,8 +125,8 @@ void App::start() {
   // held or delegated to the helper, the listeners are bound. From here no
   // thread holds a capability, but the polling thread where the kernel
   // refuses map reads without one (see privilege_model.h).
-  const PrivilegeModel model = decide_privilege_model(probe_->device_counters_fd());
   start_polling_with_least_privilege(*poller_, model);
+  privileges_dropped_ = true;
   if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
   log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
                            {"thread", model.kept ? "netif_rx_poll" : "none"},
@@ -179,7 +182,7 @@ void App::reload_web_config() {
 }
 
 bool App::ready() const {
-  if (!probe_ || !poller_) return false;
+  if (!probe_ || !poller_ || !privileges_dropped_) return false;
   const auto last = poller_->last_success();
   // Fresh: within three poll intervals (and never before the first poll).
   return last.time_since_epoch().count() != 0 &&
