@@ -19,12 +19,12 @@ label=$name${variant:+-$variant}
 facts="$out/$label.facts"
 console="$out/$label.console"
 memory=768
-seconds=240
+seconds=420
 case "$variant" in
   "") ;;
   large-map)
     memory=2048
-    seconds=450
+    seconds=600
     export NETIF_RX_VM_APPEND="possible_cpus=64 netif_rx_large_map=1"
     ;;
   *) echo "run-kernel: unknown variant $variant" >&2; exit 2 ;;

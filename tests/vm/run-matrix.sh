@@ -52,7 +52,7 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
       [[ $label == sysctl0 ]] && sysctl="0 (set before starting)" mode=tp_btf check=sysctl0
       echo "| ${kernel:-$name} | $sysctl | $mode |" \
         "$(fact "$name" "capabilities_$label") | $(fact "$name" "check_$check"), keeps $(fact "$name" "check_keeps_$check") |" \
-        "$(fact "$name" "exact_$label") | $(fact "$name" "bpf_stats_$label") | $(fact "$name" "reload_$label") |" \
+        "$(fact "$name" "exact_$label") | $(fact "$name" "bpf_stats_$label" || true) | $(fact "$name" "reload_$label") |" \
         "$(fact "$name" status) |"
     done
   done
