@@ -18,6 +18,8 @@ packages=(
   nodejs unzip
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
+  # kernel matrix: Debian kernels booted under qemu with a busybox initramfs
+  qemu-system-x86 busybox-static cpio xz-utils gzip debian-archive-keyring
 )
 
 missing=()

@@ -58,6 +58,8 @@ class App {
   const Notifier* notifier_;
   // config_.poll_interval for ready(), which runs on the HTTP threads.
   std::atomic<Milliseconds::rep> poll_interval_ms_;
+  // Set once startup gave up its capabilities: not ready before.
+  std::atomic<bool> privileges_dropped_{false};
   SelfMetrics self_metrics_;
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/check_map_read.h"
 #include "app/check_report.h"
 #include "app/privileges.h"
 #include "config/config.h"
@@ -48,11 +49,12 @@ CheckResult check_privileges() {
               describe_capabilities()};
 }
 
-// Loads and attaches the real probe as the daemon would, then detaches it.
-CheckResult check_probe(const CliOptions& cli, const Config& config) {
+// Loads and attaches the real probe as the daemon would, reads its maps as
+// the serving process would, then detaches it.
+std::vector<CheckResult> check_probe(const CliOptions& cli, const Config& config) {
   if (!can_load_bpf()) {
-    return {false, true, "the probe loads and attaches: not tried without the privileges",
-            "fix the privileges above, then run check again"};
+    return {{false, true, "the probe loads and attaches: not tried without the privileges",
+             "fix the privileges above, then run check again"}};
   }
   const auto netns = current_netns_inum();
   ProbeOptions options;
@@ -67,9 +69,9 @@ CheckResult check_probe(const CliOptions& cli, const Config& config) {
     if (probe->attach_type() != "tp_btf") {
       what += "; tp_btf is not available here, the classic tracepoint is used";
     }
-    return {true, true, what, ""};
+    return {{true, true, what, ""}, check_map_read(*probe)};
   } catch (const ProbeError& e) {
-    return {false, true, "the probe loads and attaches", e.what()};
+    return {{false, true, "the probe loads and attaches", e.what()}};
   }
 }
 
@@ -125,7 +127,7 @@ int run_check(const CliOptions& cli) {
   results.push_back(check_kernel());
   results.push_back(check_btf(cli));
   results.push_back(check_privileges());
-  results.push_back(check_probe(cli, config));
+  for (auto& result : check_probe(cli, config)) results.push_back(std::move(result));
   results.push_back(check_statistics(config));
   for (const auto& text : cli.listen_addresses) {
     try {

@@ -43,6 +43,8 @@ bool Poller::poll_once() {
   bool ok = true;
   HostLinks links;
   links.before = host_links_();
+  // After the first view: a removal it reflects is deleted before the read.
+  delete_removed_devices(ok);
   auto contents = read_maps(links.before, ok);
   if (!contents) return false;
   links.after = host_links_();
@@ -113,6 +115,13 @@ void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok
   }
 }
 
+void Poller::delete_removed_devices(bool& ok) {
+  if (!removed_) return;
+  for (std::uint32_t ifindex : removed_->take()) {
+    report(reader_.delete_device({options_.host_netns_inum, ifindex}), "map_delete", ok);
+  }
+}
+
 void Poller::report(const std::vector<MapReadError>& errors, const char* reason, bool& ok) {
   for (const auto& error : errors) {
     log::warn("poll failed", {{"reason", reason}, {"err", error.describe()}});
@@ -136,7 +145,10 @@ void Poller::finish(bool ok, std::chrono::steady_clock::time_point started) {
 void Poller::start() {
   std::lock_guard lock(mutex_);
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    if (on_thread_start_) on_thread_start_();
+    run();
+  });
 }
 
 void Poller::stop() {
