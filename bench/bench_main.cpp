@@ -95,9 +95,9 @@ bool sysctl_stats_on() {
   return value == 1;
 }
 
-int run(int argc, char** argv) {
+Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args) {
   Options options;
-  std::vector<char*> benchmark_args{argv[0]};
+  benchmark_args.push_back(argv[0]);
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--benchmark", 0) == 0) {
@@ -109,156 +109,152 @@ int run(int argc, char** argv) {
     options.kernel_rounds = flag(arg, "kernel-rounds", options.kernel_rounds);
     options.scrapes = flag(arg, "scrapes", options.scrapes);
   }
-  if (::geteuid() != 0) throw std::runtime_error("the benchmark loads BPF: run it as root");
-  if (sysctl_stats_on())
-    std::fprintf(stderr,
-                 "warning: kernel.bpf_stats_enabled=1: the statistics-off figures include the "
-                 "cost of statistics\n");
-  route_libbpf_logs();
-  install_cleanup_on_signals();
+  return options;
+}
 
-  std::fprintf(stderr, "setting up the namespaces and the programs...\n");
-  std::optional<BenchNetwork> network_holder;
-  if (options.rounds > 0 || options.kernel_rounds > 0) network_holder.emplace();
-  BenchNetwork& network = *network_holder;
+// The three programs compared, each attached only while it is measured.
+struct Programs {
   std::unique_ptr<BenchProgram> ours;
   std::unique_ptr<BenchProgram> floor;
   std::unique_ptr<BenchProgram> oneliner;
-  if (network_holder) {
-    ours = make_our_probe(network.receiver_netns_inum());
-    floor = make_empty_floor();
-    oneliner = make_oneliner();
-  }
+};
 
-  // Phase 1: added wall-clock ns per packet, statistics off, interleaved.
-  // Each round measures every configuration once, in a rotating order;
-  // differences are paired within the round.
-  enum Config { kBase, kOurs, kControl, kOneLiner, kOursStats, kFloor, kConfigs };
-  const auto measure = [&](Config config) {
-    BenchProgram* program = config == kOurs || config == kOursStats ? ours.get()
-                            : config == kOneLiner                   ? oneliner.get()
-                            : config == kFloor                      ? floor.get()
-                                                                    : nullptr;
-    UniqueFd stats;
-    if (config == kOursStats) stats.reset(bpf_enable_stats(BPF_STATS_RUN_TIME));
-    if (program) program->attach();
-    network.burst(options.packets / 4);  // warm the caches with this configuration
-    // The least of three bursts: an interrupt or another task on the CPU
-    // only ever adds time, so the minimum is the least disturbed figure.
-    double ns = network.burst(options.packets);
-    for (int i = 0; i < 2; ++i) ns = std::min(ns, network.burst(options.packets));
-    if (program) program->detach();
-    return ns;
-  };
-  for (int i = 0; i < 20 && options.rounds > 0; ++i) network.burst(options.packets);  // warm up
+enum Config { kBase, kOurs, kControl, kOneLiner, kOursStats, kFloor, kConfigs };
+
+// Phase 1: added wall-clock ns per packet, by configuration.
+struct WallClock {
+  std::vector<double> added[kConfigs];  // ns per packet over the round's baseline
+  std::vector<double> base_ns;
+  std::vector<double> sampled;  // ours with statistics sampled at the default duty
+};
+
+// One configuration's ns per packet: the least of three bursts (an interrupt
+// or another task on the CPU only ever adds time).
+double measure(BenchNetwork& network, Programs& programs, Config config, int packets) {
+  BenchProgram* program = config == kOurs || config == kOursStats ? programs.ours.get()
+                          : config == kOneLiner                   ? programs.oneliner.get()
+                          : config == kFloor                      ? programs.floor.get()
+                                                                  : nullptr;
+  UniqueFd stats;
+  if (config == kOursStats) stats.reset(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (program) program->attach();
+  network.burst(packets / 4);  // warm the caches with this configuration
+  double ns = network.burst(packets);
+  for (int i = 0; i < 2; ++i) ns = std::min(ns, network.burst(packets));
+  if (program) program->detach();
+  return ns;
+}
+
+// Statistics off, interleaved: each round measures every configuration once,
+// in a rotating order; differences are paired within the round.
+WallClock measure_wall_clock(BenchNetwork& network, Programs& programs, const Options& options) {
+  WallClock out;
+  for (int i = 0; i < 20; ++i) network.burst(options.packets);  // warm up
   std::fprintf(stderr, "phase 1: %d rounds of %d configurations x %d packets...\n", options.rounds,
                static_cast<int>(kConfigs), options.packets);
-  std::vector<double> added[kConfigs];
-  std::vector<double> base_ns;
-  std::vector<double> sampled;
   for (int round = 0; round < options.rounds; ++round) {
     double ns[kConfigs];
     for (int k = 0; k < kConfigs; ++k) {
       const auto config = static_cast<Config>((k + round) % kConfigs);
-      ns[config] = measure(config);
+      ns[config] = measure(network, programs, config, options.packets);
     }
-    base_ns.push_back(ns[kBase]);
-    for (int c = 1; c < kConfigs; ++c) added[c].push_back(ns[c] - ns[kBase]);
-    sampled.push_back((ns[kOurs] - ns[kBase]) + kDefaultDuty * (ns[kOursStats] - ns[kOurs]));
+    out.base_ns.push_back(ns[kBase]);
+    for (int c = 1; c < kConfigs; ++c) out.added[c].push_back(ns[c] - ns[kBase]);
+    out.sampled.push_back((ns[kOurs] - ns[kBase]) + kDefaultDuty * (ns[kOursStats] - ns[kOurs]));
   }
+  return out;
+}
 
-  // Phase 2: kernel-measured ns per event, statistics on (held by the
-  // benchmark), each program attached alone.
+// Phase 2: kernel-measured ns per event, statistics on (held by the
+// benchmark), each program attached alone.
+std::map<std::string, std::vector<double>> measure_kernel_cost(BenchNetwork& network,
+                                                               Programs& programs,
+                                                               const Options& options) {
   std::fprintf(stderr, "phase 2: %d rounds of kernel statistics...\n", options.kernel_rounds);
   std::map<std::string, std::vector<double>> per_event;
-  if (options.kernel_rounds > 0) {
-    UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
-    if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
-    for (int round = 0; round < options.kernel_rounds; ++round) {
-      for (BenchProgram* program : {ours.get(), oneliner.get(), floor.get()}) {
-        program->attach();
-        network.burst(options.packets / 4);
-        const RunCounters before = read_run_counters(program->program_fd());
-        network.burst(options.packets);
-        const RunCounters after = read_run_counters(program->program_fd());
-        program->detach();
-        // The same derivation as the dashboards: delta(run time) / delta(runs).
-        BpfProgramStats first;
-        first.run_time_ns = before.run_time_ns;
-        first.run_count = before.run_count;
-        BpfProgramStats second;
-        second.run_time_ns = after.run_time_ns;
-        second.run_count = after.run_count;
-        if (after.run_count > before.run_count)
-          per_event[program->name()].push_back(derive_cost(first, second, 1.0).ns_per_run);
-      }
+  UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
+  for (int round = 0; round < options.kernel_rounds; ++round) {
+    for (BenchProgram* program :
+         {programs.ours.get(), programs.oneliner.get(), programs.floor.get()}) {
+      program->attach();
+      network.burst(options.packets / 4);
+      const RunCounters before = read_run_counters(program->program_fd());
+      network.burst(options.packets);
+      const RunCounters after = read_run_counters(program->program_fd());
+      program->detach();
+      // The same derivation as the dashboards: delta(run time) / delta(runs).
+      BpfProgramStats first;
+      first.run_time_ns = before.run_time_ns;
+      first.run_count = before.run_count;
+      BpfProgramStats second;
+      second.run_time_ns = after.run_time_ns;
+      second.run_count = after.run_count;
+      if (after.run_count > before.run_count)
+        per_event[program->name()].push_back(derive_cost(first, second, 1.0).ns_per_run);
     }
   }
-  ours.reset();
-  floor.reset();
-  oneliner.reset();
+  return per_event;
+}
 
-  // Phase 3: the exporter's own costs.
-  std::fprintf(stderr, "phase 3: poll, render and scrape costs...\n");
-  const auto polls = poll_times({10, 1000, 10000}, 31);
-  int bench_argc = static_cast<int>(benchmark_args.size());
-  const auto render = run_render_benchmarks(bench_argc, benchmark_args.data());
-  const ScrapeCosts scrape = scrape_costs(options.scrapes);
+// Rows (1): kernel ns per event, side by side.
+void add_kernel_rows(std::vector<Row>& rows, std::map<std::string, std::vector<double>> per_event) {
+  const Summary ours = summarize(per_event["netif_rx_exporter probe"]);
+  const Summary one = summarize(per_event["bpftrace one-liner"]);
+  const Summary floor = summarize(per_event["empty tp_btf (floor)"]);
+  const double vs_one = ours.median / one.median;
+  const double vs_floor = ours.median / floor.median;
+  rows.push_back(
+      {"(1) kernel ns/event: netif_rx_exporter probe", fmt(ours.median), spread(ours), ""});
+  rows.push_back({"(1) kernel ns/event: bpftrace one-liner", fmt(one.median), spread(one), ""});
+  rows.push_back(
+      {"(1) kernel ns/event: empty tp_btf (floor)", fmt(floor.median), spread(floor), ""});
+  rows.push_back(
+      {"    probe / one-liner", fmt(vs_one, 2), "", "<= 0.50: " + verdict(vs_one <= 0.5)});
+  rows.push_back(
+      {"    probe / floor", fmt(vs_floor, 2), "", "<= 2.0 (aim 1.6): " + verdict(vs_floor <= 2.0)});
+}
 
-  // The table.
-  const Summary ev_ours = summarize(per_event["netif_rx_exporter probe"]);
-  const Summary ev_one = summarize(per_event["bpftrace one-liner"]);
-  const Summary ev_floor = summarize(per_event["empty tp_btf (floor)"]);
-  const Summary add_ours = summarize(added[kOurs]);
-  const Summary add_one = summarize(added[kOneLiner]);
-  const Summary add_floor = summarize(added[kFloor]);
-  const Summary add_always = summarize(added[kOursStats]);
-  const Summary add_sampled = summarize(sampled);
-  const Summary control = summarize(added[kControl]);
-  const Summary base = summarize(base_ns);
+// Rows (2) and (3): wall-clock ns per packet, and the statistics' share.
+void add_wall_clock_rows(std::vector<Row>& rows, const WallClock& wall) {
+  const Summary ours = summarize(wall.added[kOurs]);
+  const Summary one = summarize(wall.added[kOneLiner]);
+  const Summary floor = summarize(wall.added[kFloor]);
+  const Summary always = summarize(wall.added[kOursStats]);
+  const Summary sampled = summarize(wall.sampled);
+  const Summary control = summarize(wall.added[kControl]);
+  const Summary base = summarize(wall.base_ns);
   // The statistics' own share in the default mode: duty x (always - off).
-  std::vector<double> stats_increment;
-  for (std::size_t i = 0; i < added[kOurs].size(); ++i)
-    stats_increment.push_back(kDefaultDuty * (added[kOursStats][i] - added[kOurs][i]));
-  const Summary default_stats = summarize(stats_increment);
-
-  const double event_vs_one = ev_ours.median / ev_one.median;
-  const double event_vs_floor = ev_ours.median / ev_floor.median;
-  const double packet_vs_one = add_ours.median / add_one.median;
-
-  std::vector<Row> rows;
-  rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
-  rows.push_back(
-      {"(1) kernel ns/event: netif_rx_exporter probe", fmt(ev_ours.median), spread(ev_ours), ""});
-  rows.push_back(
-      {"(1) kernel ns/event: bpftrace one-liner", fmt(ev_one.median), spread(ev_one), ""});
-  rows.push_back(
-      {"(1) kernel ns/event: empty tp_btf (floor)", fmt(ev_floor.median), spread(ev_floor), ""});
-  rows.push_back({"    probe / one-liner", fmt(event_vs_one, 2), "",
-                  "<= 0.50: " + verdict(event_vs_one <= 0.5)});
-  rows.push_back({"    probe / floor", fmt(event_vs_floor, 2), "",
-                  "<= 2.0 (aim 1.6): " + verdict(event_vs_floor <= 2.0)});
+  std::vector<double> increment;
+  for (std::size_t i = 0; i < wall.added[kOurs].size(); ++i)
+    increment.push_back(kDefaultDuty * (wall.added[kOursStats][i] - wall.added[kOurs][i]));
+  const Summary share = summarize(increment);
+  const double vs_one = ours.median / one.median;
   rows.push_back({"(2) wall ns/packet, no probe (baseline)", fmt(base.median), spread(base), ""});
   rows.push_back({"(2) added ns/packet: control (no probe vs no probe)", fmt(control.median),
                   spread(control), "~0"});
   rows.push_back(
-      {"(2) added ns/packet: netif_rx_exporter probe", fmt(add_ours.median), spread(add_ours), ""});
+      {"(2) added ns/packet: netif_rx_exporter probe", fmt(ours.median), spread(ours), ""});
+  rows.push_back({"(2) added ns/packet: bpftrace one-liner", fmt(one.median), spread(one), ""});
   rows.push_back(
-      {"(2) added ns/packet: bpftrace one-liner", fmt(add_one.median), spread(add_one), ""});
-  rows.push_back(
-      {"(2) added ns/packet: empty tp_btf (floor)", fmt(add_floor.median), spread(add_floor), ""});
-  rows.push_back({"    probe / one-liner", fmt(packet_vs_one, 2), "",
-                  "<= 0.35 (aim 0.25): " + verdict(packet_vs_one <= 0.35)});
-  rows.push_back(
-      {"(3) added ns/packet: bpf_stats.mode off", fmt(add_ours.median), spread(add_ours), ""});
+      {"(2) added ns/packet: empty tp_btf (floor)", fmt(floor.median), spread(floor), ""});
+  rows.push_back({"    probe / one-liner", fmt(vs_one, 2), "",
+                  "<= 0.35 (aim 0.25): " + verdict(vs_one <= 0.35)});
+  rows.push_back({"(3) added ns/packet: bpf_stats.mode off", fmt(ours.median), spread(ours), ""});
   rows.push_back({"(3) added ns/packet: bpf_stats.mode sampled (" +
                       format_duration(BpfStatsConfig{}.window) + " every " +
                       format_duration(BpfStatsConfig{}.period) + ")",
-                  fmt(add_sampled.median), spread(add_sampled), ""});
-  rows.push_back({"(3) added ns/packet: bpf_stats.mode always", fmt(add_always.median),
-                  spread(add_always), ""});
-  rows.push_back({"    sampled - off (statistics' share)", fmt(default_stats.median, 2),
-                  spread(default_stats, 2), "<= 5: " + verdict(default_stats.median <= 5)});
+                  fmt(sampled.median), spread(sampled), ""});
+  rows.push_back(
+      {"(3) added ns/packet: bpf_stats.mode always", fmt(always.median), spread(always), ""});
+  rows.push_back({"    sampled - off (statistics' share)", fmt(share.median, 2), spread(share, 2),
+                  "<= 5: " + verdict(share.median <= 5)});
+}
+
+// Rows (4): the exporter's own costs.
+void add_exporter_rows(std::vector<Row>& rows, const std::map<int, Summary>& polls,
+                       const std::map<int, double>& render, const ScrapeCosts& scrape,
+                       int scrapes) {
   for (const auto& [devices, summary] : polls) {
     const bool goal = devices == 1000;
     rows.push_back({"(4) poll ms, " + std::to_string(devices) + " devices (synthetic)",
@@ -273,9 +269,43 @@ int run(int argc, char** argv) {
   rows.push_back({"(4) /metrics over HTTP ms, real exporter (" + std::to_string(scrape.series) +
                       " device x CPU series)",
                   fmt(scrape.latency_ms.median, 3), spread(scrape.latency_ms, 3), ""});
-  rows.push_back({"(4) RSS MiB after " + std::to_string(options.scrapes) + " scrapes",
+  rows.push_back({"(4) RSS MiB after " + std::to_string(scrapes) + " scrapes",
                   fmt(scrape.rss_mib, 1), "", "<= 10 MiB: " + verdict(scrape.rss_mib <= 10)});
+}
 
+int run(int argc, char** argv) {
+  std::vector<char*> benchmark_args;
+  const Options options = parse_options(argc, argv, benchmark_args);
+  if (::geteuid() != 0) throw std::runtime_error("the benchmark loads BPF: run it as root");
+  if (sysctl_stats_on())
+    std::fprintf(stderr,
+                 "warning: kernel.bpf_stats_enabled=1: the statistics-off figures include the "
+                 "cost of statistics\n");
+  route_libbpf_logs();
+  install_cleanup_on_signals();
+
+  WallClock wall;
+  std::map<std::string, std::vector<double>> per_event;
+  if (options.rounds > 0 || options.kernel_rounds > 0) {
+    std::fprintf(stderr, "setting up the namespaces and the programs...\n");
+    BenchNetwork network;
+    Programs programs{make_our_probe(network.receiver_netns_inum()), make_empty_floor(),
+                      make_oneliner()};
+    if (options.rounds > 0) wall = measure_wall_clock(network, programs, options);
+    if (options.kernel_rounds > 0) per_event = measure_kernel_cost(network, programs, options);
+  }
+
+  std::fprintf(stderr, "phase 3: poll, render and scrape costs...\n");
+  const auto polls = poll_times({10, 1000, 10000}, 31);
+  int bench_argc = static_cast<int>(benchmark_args.size());
+  const auto render = run_render_benchmarks(bench_argc, benchmark_args.data());
+  const ScrapeCosts scrape = scrape_costs(options.scrapes);
+
+  std::vector<Row> rows;
+  rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
+  add_kernel_rows(rows, std::move(per_event));
+  add_wall_clock_rows(rows, wall);
+  add_exporter_rows(rows, polls, render, scrape, options.scrapes);
   std::printf(
       "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
       "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",

@@ -12,6 +12,7 @@
 
 #include "app/privileges.h"
 #include "netif_rx_bpf.skel.h"
+#include "util/errno_text.h"
 
 namespace netif_rx {
 namespace {
@@ -37,11 +38,6 @@ int libbpf_log(libbpf_print_level level, const char* format, va_list args) {
   return 0;
 }
 
-std::string errno_text(int err) {
-  err = err < 0 ? -err : err;
-  return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
-}
-
 const char* kPrivilegeHint =
     "needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): run as root, or grant them "
     "(systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON)";
@@ -51,6 +47,17 @@ struct Attempt {
 };
 
 }  // namespace
+
+ProbeOptions probe_options_for(const Config& config, std::uint32_t host_netns_inum,
+                               std::string btf_path) {
+  ProbeOptions options;
+  options.host_netns_inum = host_netns_inum;
+  options.count_all_namespaces = config.namespaces == NamespaceMode::all;
+  options.max_devices = config.max_devices;
+  options.attach = config.attach;
+  options.btf_path = std::move(btf_path);
+  return options;
+}
 
 void route_libbpf_logs() {
   static std::once_flag once;
@@ -154,8 +161,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     auto probe = std::unique_ptr<Probe>(new Probe());
     probe->skeleton_ = std::move(skeleton);
     probe->program_name_ = bpf_program__name(program);
-    probe->attach_type_ = use_tp_btf ? "tp_btf" : "tracepoint";
-    probe->max_devices_ = options.max_devices;
+    probe->attach_mode_ = use_tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
     probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
     spdlog::info("probe {} attached to {} (max_devices={}, namespaces={})", probe->program_name_,
                  kind, options.max_devices, options.count_all_namespaces ? "all" : "host");
@@ -168,8 +174,8 @@ int Probe::device_counters_fd() const { return bpf_map__fd(skeleton_->maps.devic
 int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_names); }
 int Probe::untracked_counters_fd() const { return bpf_map__fd(skeleton_->maps.untracked_counters); }
 int Probe::program_fd() const {
-  return bpf_program__fd(attach_type_ == "tp_btf" ? skeleton_->progs.netif_rx_btf
-                                                  : skeleton_->progs.netif_rx_tp);
+  return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf
+                                                            : skeleton_->progs.netif_rx_tp);
 }
 
 }  // namespace netif_rx

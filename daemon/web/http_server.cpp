@@ -134,6 +134,4 @@ HttpServer::~HttpServer() {
   waker.join();
 }
 
-std::vector<int> HttpServer::listening_ports() const { return server_->getListeningPorts(); }
-
 }  // namespace netif_rx

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "web/listen_error.h"
+
 namespace netif_rx {
 
 struct ListenAddress {
@@ -13,12 +15,6 @@ struct ListenAddress {
   std::uint16_t port = 0;
   // The form civetweb's listening_ports option takes.
   std::string civetweb_port() const;
-};
-
-// The address can't be used; what() is one line with the fix.
-class ListenError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Parses and resolves (a host name resolves to its first IPv4 address).
