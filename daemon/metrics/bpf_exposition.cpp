@@ -7,7 +7,6 @@
 namespace netif_rx {
 namespace {
 
-using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
 

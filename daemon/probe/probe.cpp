@@ -72,9 +72,10 @@ Probe::~Probe() {
   if (skeleton_) spdlog::info("detaching probe {}", program_name_);
 }
 
-std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
-  route_libbpf_logs();
+namespace {
 
+// Steps 1 and 2, and the slots of a per-CPU value. Throws ProbeError.
+unsigned check_prerequisites(const ProbeOptions& options) {
   // Step 1: the kernel's BTF, which CO-RE relocation needs.
   if (::access(options.btf_path.c_str(), R_OK) != 0) {
     throw ProbeError(
@@ -92,6 +93,39 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
   if (possible_cpus <= 0) {
     throw ProbeError("cannot count possible CPUs: " + errno_text(possible_cpus));
   }
+  return static_cast<unsigned>(possible_cpus);
+}
+
+// Steps 3 and 4: the embedded object, opened and configured for one twin.
+// Throws ProbeError; the caller owns the result.
+netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
+  LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+  if (options.btf_path != "/sys/kernel/btf/vmlinux")
+    open_opts.btf_custom_path = options.btf_path.c_str();
+  const auto destroy = [](netif_rx_bpf* opened) { netif_rx_bpf::destroy(opened); };
+  std::unique_ptr<netif_rx_bpf, decltype(destroy)> skeleton(netif_rx_bpf::open(&open_opts),
+                                                            destroy);
+  if (!skeleton) throw ProbeError("opening the embedded BPF object failed: " + errno_text(errno));
+
+  // Read-only data, map sizes, which twin.
+  skeleton->rodata->host_netns_inum = options.host_netns_inum;
+  skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
+  for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names}) {
+    if (int err = bpf_map__set_max_entries(map, options.max_devices); err != 0) {
+      throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
+                       std::to_string(options.max_devices) + " entries failed: " + errno_text(err));
+    }
+  }
+  bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
+  bpf_program__set_autoload(skeleton->progs.netif_rx_tp, !use_tp_btf);
+  return skeleton.release();
+}
+
+}  // namespace
+
+std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
+  route_libbpf_logs();
+  const unsigned possible_cpus = check_prerequisites(options);
 
   std::vector<Attempt> attempts;
   if (options.attach != AttachMode::tracepoint) attempts.push_back({true});
@@ -102,25 +136,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     const bool use_tp_btf = attempts[i].use_tp_btf;
     const char* kind = use_tp_btf ? "tp_btf/netif_receive_skb" : "tracepoint/net/netif_receive_skb";
 
-    // Step 3: open the embedded object.
-    LIBBPF_OPTS(bpf_object_open_opts, open_opts);
-    if (options.btf_path != "/sys/kernel/btf/vmlinux")
-      open_opts.btf_custom_path = options.btf_path.c_str();
-    std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(netif_rx_bpf::open(&open_opts));
-    if (!skeleton) throw ProbeError("opening the embedded BPF object failed: " + errno_text(errno));
-
-    // Step 4: configure before load: read-only data, map sizes, which twin.
-    skeleton->rodata->host_netns_inum = options.host_netns_inum;
-    skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
-    for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names}) {
-      if (int err = bpf_map__set_max_entries(map, options.max_devices); err != 0) {
-        throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
-                         std::to_string(options.max_devices) +
-                         " entries failed: " + errno_text(err));
-      }
-    }
-    bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
-    bpf_program__set_autoload(skeleton->progs.netif_rx_tp, !use_tp_btf);
+    // Steps 3 and 4: open, configure before load.
+    std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(open_configured(options, use_tp_btf));
     bpf_program* program = use_tp_btf ? skeleton->progs.netif_rx_btf : skeleton->progs.netif_rx_tp;
 
     // Step 5: load (the verifier runs here).
@@ -162,7 +179,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     probe->skeleton_ = std::move(skeleton);
     probe->program_name_ = bpf_program__name(program);
     probe->attach_mode_ = use_tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
-    probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
+    probe->possible_cpus_ = possible_cpus;
     spdlog::info("probe {} attached to {} (max_devices={}, namespaces={})", probe->program_name_,
                  kind, options.max_devices, options.count_all_namespaces ? "all" : "host");
     return probe;
