@@ -3,6 +3,7 @@
 #   make test   install what is missing, build, pass every test
 #   make unit   the inner loop: the unit tests alone, no privileges needed
 #   make bench  the overhead benchmark (not part of make test)
+#   make stress the HTTP front under hostile clients (not part of make test)
 BUILD_DIR      ?= build
 TEST_BUILD_DIR ?= build/test
 JOBS           ?= $(shell nproc)
@@ -12,7 +13,7 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build unit tidy format format-check bench install clean
+.PHONY: all deps build run test test-build unit tidy format format-check bench stress install clean
 
 all: build
 
@@ -52,6 +53,14 @@ bench: deps
 	@cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF -DNETIF_RX_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j $(JOBS) --target netif_rx_bench
 	$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS)
+
+# Not part of make test (which runs a short version): the HTTP front under
+# silent and slowloris connections, then under random basic auth credentials,
+# on a release build (as root). Prints the tables of the README.
+STRESS_ARGS ?=
+stress: build
+	python3 tests/stress/web_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
+	python3 tests/stress/auth_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')

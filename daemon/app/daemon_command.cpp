@@ -6,6 +6,7 @@
 #include "app/app.h"
 #include "app/notify.h"
 #include "config/config.h"
+#include "util/log.h"
 #include "util/signals.h"
 #include "version.h"
 #include "web/web_config.h"
@@ -16,7 +17,7 @@ namespace {
 // SIGHUP: re-read --config.file (and --web.config.file). A bad file keeps the
 // running configuration.
 void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
-  spdlog::info("SIGHUP received, reloading the configuration");
+  log::info("reloading the configuration", {{"signal", "SIGHUP"}});
   notifier.reloading("reloading the configuration");
   app.reload_web_config();
   bool ok = true;
@@ -24,7 +25,8 @@ void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
     try {
       app.reload(load_config_file(*cli.config_file));
     } catch (const ConfigError& e) {
-      spdlog::error("configuration reload failed, keeping the running configuration: {}", e.what());
+      log::error("configuration reload failed, keeping the running configuration",
+                 {{"err", e.what()}});
       ok = false;
     }
   }
@@ -43,7 +45,7 @@ int run_daemon(const CliOptions& cli) {
   try {
     config = load_config(cli.config_file);
   } catch (const ConfigError& e) {
-    spdlog::error("invalid configuration: {}", e.what());
+    log::error("invalid configuration", {{"err", e.what()}});
     notifier.status("invalid configuration");
     return 1;
   }
@@ -51,7 +53,7 @@ int run_daemon(const CliOptions& cli) {
     try {
       (void)load_web_config_file(*cli.web_config_file);  // certificates are checked at start
     } catch (const ConfigError& e) {
-      spdlog::error("invalid web configuration: {}", e.what());
+      log::error("invalid web configuration", {{"err", e.what()}});
       notifier.status("invalid web configuration");
       return 1;
     }
@@ -62,12 +64,15 @@ int run_daemon(const CliOptions& cli) {
   const sigset_t signals = block_signals_for_waiting({SIGINT, SIGTERM, SIGHUP});
 
   // 3. Load, attach, poll once, serve; READY=1 only then.
-  spdlog::info("starting netif_rx_exporter {} (revision {})", kVersion, kRevision);
+  log::info("starting netif_rx_exporter", {{"version", kVersion},
+                                           {"branch", kBranch},
+                                           {"revision", kRevision},
+                                           {"build_date", kBuildDate}});
   App app(config, cli, &notifier);
   try {
     app.start();
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    log::error("failed to start", {{"err", e.what()}});
     notifier.status(std::string("failed to start: ") + e.what());
     return 1;
   }
@@ -81,7 +86,7 @@ int run_daemon(const CliOptions& cli) {
       reload(app, cli, notifier);
       continue;
     }
-    spdlog::info("{} received, shutting down", received == SIGINT ? "SIGINT" : "SIGTERM");
+    log::info("shutting down", {{"signal", received == SIGINT ? "SIGINT" : "SIGTERM"}});
     break;
   }
   notifier.stopping("shutting down");

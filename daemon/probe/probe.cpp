@@ -13,6 +13,7 @@
 #include "app/privileges.h"
 #include "netif_rx_bpf.skel.h"
 #include "util/errno_text.h"
+#include "util/log.h"
 
 namespace netif_rx {
 namespace {
@@ -31,9 +32,9 @@ int libbpf_log(libbpf_print_level level, const char* format, va_list args) {
   // reports the rejection itself in one line.
   const bool verifier_log = message.find("PROG LOAD LOG") != std::string_view::npos;
   if (level == LIBBPF_WARN && !verifier_log) {
-    spdlog::warn("libbpf: {}", message);
+    log::warn("libbpf", {{"detail", message}});
   } else {
-    spdlog::debug("libbpf: {}", message);
+    log::debug("libbpf", {{"detail", message}});
   }
   return 0;
 }
@@ -69,7 +70,7 @@ void Probe::SkeletonDeleter::operator()(netif_rx_bpf* skeleton) const {
 }
 
 Probe::~Probe() {
-  if (skeleton_) spdlog::info("detaching probe {}", program_name_);
+  if (skeleton_) log::info("detaching probe", {{"program", program_name_}});
 }
 
 namespace {
@@ -152,7 +153,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
                           "verifier log)"
                         : "");
       if (i + 1 < attempts.size())
-        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+        log::warn("falling back to the classic tracepoint", {{"err", last_error}});
       continue;
     }
 
@@ -165,7 +166,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
                                : "; the classic tracepoint needs tracefs mounted at "
                                  "/sys/kernel/tracing and perf_event_open allowed");
       if (i + 1 < attempts.size())
-        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+        log::warn("falling back to the classic tracepoint", {{"err", last_error}});
       continue;
     }
     // The skeleton owns the link from here: destroy() detaches it.
@@ -180,8 +181,10 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     probe->program_name_ = bpf_program__name(program);
     probe->attach_mode_ = use_tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
     probe->possible_cpus_ = possible_cpus;
-    spdlog::info("probe {} attached to {} (max_devices={}, namespaces={})", probe->program_name_,
-                 kind, options.max_devices, options.count_all_namespaces ? "all" : "host");
+    log::info("probe attached", {{"program", probe->program_name_},
+                                 {"attach", kind},
+                                 {"max_devices", options.max_devices},
+                                 {"namespaces", options.count_all_namespaces ? "all" : "host"}});
     return probe;
   }
   throw ProbeError(last_error);
