@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake pkg-config clang llvm clang-format
+  build-essential cmake pkg-config clang llvm clang-format clang-tidy
   # BPF
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries

@@ -85,7 +85,7 @@ void App::start() {
   self_metrics_.set_probe_attached(true);
   poller_->set_bpf_stats_source(
       [reader = std::make_shared<BpfStatsReader>(
-           probe_->program_fd(), probe_->program_name(), probe_->attach_type(),
+           probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),
            std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
                                      {"device_names", probe_->device_names_fd()},
                                      {"untracked_counters", probe_->untracked_counters_fd()},
@@ -189,12 +189,6 @@ bool App::ready() const {
   return last.time_since_epoch().count() != 0 &&
          std::chrono::steady_clock::now() - last <
              3 * Milliseconds(poll_interval_ms_.load()) + std::chrono::seconds(1);
-}
-
-int App::bpf_stats_helper_pid() const { return bpf_stats_ ? bpf_stats_->helper_pid() : -1; }
-
-std::vector<int> App::listening_ports() const {
-  return http_ ? http_->listening_ports() : std::vector<int>{};
 }
 
 }  // namespace netif_rx

@@ -46,11 +46,7 @@ class App {
   // Re-reads --web.config.file now (it is also re-read whenever it changes).
   void reload_web_config();
 
-  const Config& config() const { return config_; }
   bool ready() const;
-  std::vector<int> listening_ports() const;
-  // The bpf_stats sampling helper's pid, or -1.
-  int bpf_stats_helper_pid() const;
 
  private:
   Config config_;

@@ -57,16 +57,11 @@ std::vector<CheckResult> check_probe(const CliOptions& cli, const Config& config
              "fix the privileges above, then run check again"}};
   }
   const auto netns = current_netns_inum();
-  ProbeOptions options;
-  options.host_netns_inum = netns.value_or(0);
-  options.count_all_namespaces = config.namespaces == NamespaceMode::all;
-  options.max_devices = config.max_devices;
-  options.attach = config.attach;
-  options.btf_path = cli.btf_path;
   try {
-    const auto probe = Probe::load(options);
-    std::string what = "the probe loads and attaches (" + probe->attach_type() + ")";
-    if (probe->attach_type() != "tp_btf") {
+    const auto probe = Probe::load(probe_options_for(config, netns.value_or(0), cli.btf_path));
+    std::string what =
+        "the probe loads and attaches (" + std::string(to_string(probe->attach_mode())) + ")";
+    if (probe->attach_mode() != AttachMode::tp_btf) {
       what += "; tp_btf is not available here, the classic tracepoint is used";
     }
     return {{true, true, what, ""}, check_map_read(*probe)};

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "util/read_file.h"
+
 namespace netif_rx {
 namespace {
 
@@ -95,13 +97,6 @@ std::vector<pid_t> other_threads() {
   }
   ::closedir(dir);
   return out;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -198,8 +193,8 @@ void drop_all_capabilities(std::optional<KeptCapabilities> kept) {
 
   // Check every thread, as the kernel sees it.
   for (pid_t tid : other_threads()) {
-    const auto sets =
-        parse_capability_sets(read_file("/proc/self/task/" + std::to_string(tid) + "/status"));
+    const auto sets = parse_capability_sets(
+        read_file("/proc/self/task/" + std::to_string(tid) + "/status").value_or(""));
     if (!sets) continue;  // the thread ended meanwhile
     const std::uint64_t allowed = tid == g_kept_thread ? g_kept_mask : 0;
     if (sets->permitted != allowed || sets->effective != allowed || sets->inheritable != 0 ||

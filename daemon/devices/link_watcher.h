@@ -16,6 +16,7 @@
 
 #include "devices/link_messages.h"
 #include "devices/link_table.h"
+#include "devices/link_watcher_error.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx {
@@ -34,12 +35,6 @@ struct LinkWatcherOptions {
   std::function<void(std::uint32_t ifindex)> on_removed;
   // Called for a failure the watcher recovers from (reason, message).
   std::function<void(const std::string& message)> on_error;
-};
-
-// Opening the netlink socket or the first dump failed.
-class LinkWatcherError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 class LinkWatcher {

@@ -32,13 +32,7 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
 
   CountingPipeline pipeline;
-  ProbeOptions probe_options;
-  probe_options.host_netns_inum = *host_netns;
-  probe_options.count_all_namespaces = config.namespaces == NamespaceMode::all;
-  probe_options.max_devices = config.max_devices;
-  probe_options.attach = config.attach;
-  probe_options.btf_path = btf_path;
-  pipeline.probe = Probe::load(probe_options);
+  pipeline.probe = Probe::load(probe_options_for(config, *host_netns, btf_path));
 
   MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 
