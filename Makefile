@@ -11,7 +11,9 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build format format-check bench install clean
+FUZZ_SECONDS   ?= 300
+
+.PHONY: all deps build run test test-build format format-check bench fuzz install clean
 
 all: build
 
@@ -40,6 +42,10 @@ bench: deps
 	@cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF -DNETIF_RX_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j $(JOBS) --target netif_rx_bench
 	$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS)
+
+# Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 12 s).
+fuzz: deps
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')
