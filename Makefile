@@ -43,7 +43,7 @@ bench: deps
 	@cmake --build $(BENCH_DIR) -j $(JOBS) --target netif_rx_bench
 	$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS)
 
-# Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 12 s).
+# Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 10 s).
 fuzz: deps
 	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
