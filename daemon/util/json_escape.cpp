@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "util/printable.h"
+#include "util/utf8.h"
 
 namespace netif_rx {
 namespace {

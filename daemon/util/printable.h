@@ -11,8 +11,4 @@ namespace netif_rx {
 
 std::string printable(std::string_view text);
 
-// The length of the valid UTF-8 sequence at the start of `text` (1 to 4),
-// or 0 when it does not start with one.
-std::size_t utf8_sequence_length(std::string_view text);
-
 }  // namespace netif_rx
