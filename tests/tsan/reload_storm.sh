@@ -7,7 +7,7 @@
 # ThreadSanitizer reports, the exporter alive throughout and exiting 0 on
 # SIGTERM. Prints the figures.
 # Usage: reload_storm.sh <netif_rx_exporter built with -fsanitize=thread> <source dir>
-binary=$1
+binary=$(realpath "$1")
 source_dir=$2
 source "$source_dir/tests/lib/checks.sh"
 require_tools curl openssl htpasswd ip python3
@@ -44,10 +44,11 @@ write_files() { # write_files a|b: every file the exporter reads, replaced by re
   {
     printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n'
     printf 'basic_auth_users:\n  prom: %s\n' "$hash"
-    [[ $v == b ]] && printf '  other: %s\n' "$other"
+    if [[ $v == b ]]; then printf '  other: %s\n' "$other"; fi
     printf 'http_server_config:\n  headers:\n    X-Frame-Options: deny\n'
-    [[ $v == b ]] && printf '    X-Content-Type-Options: nosniff\n'
-  } >web.yml.new && mv web.yml.new web.yml
+    if [[ $v == b ]]; then printf '    X-Content-Type-Options: nosniff\n'; fi
+  } >web.yml.new
+  mv web.yml.new web.yml
   if [[ $v == a ]]; then
     printf 'poll_interval: 200ms\nper_cpu: true\n' >config.yml.new
   else
@@ -60,7 +61,7 @@ write_files a
 port=$(free_port)
 export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 log_path=$work/tsan-report"
 start_seconds=$SECONDS
-start_exporter run.log --config.file=config.yml --web.config.file=web.yml \
+start_exporter run.log --config.file="$work/config.yml" --web.config.file="$work/web.yml" \
   --web.listen-address="127.0.0.1:$port" --log.level=warn
 url="https://127.0.0.1:$port"
 curl_args=(-s --cacert ca.crt -u prom:secret --max-time 20)
@@ -119,6 +120,10 @@ printf 'storm: %d SIGHUPs with file replacements every ~50 ms, %d scrapes (%s), 
 
 expect "100 SIGHUPs delivered" test "$hups" -eq 100
 expect "the exporter survived the storm" test "$alive_after_storm" = yes
+if [[ $alive_after_storm != yes || $status -ne 0 ]]; then
+  echo "the exporter's log (last 60 lines):" >&2
+  tail -60 run.log >&2
+fi
 expect "a scrape after the storm answers 200 (got $code_after)" test "$code_after" = 200
 for n in 1 2 3 4; do
   expect "scrape loop $n scraped" test -s "scrapes$n.log"
