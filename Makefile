@@ -13,7 +13,9 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build unit tidy format format-check bench stress install clean
+FUZZ_SECONDS   ?= 300
+
+.PHONY: all deps build run test test-build unit tidy format format-check bench stress fuzz install clean
 
 all: build
 
@@ -62,6 +64,10 @@ STRESS_ARGS ?=
 stress: build
 	python3 tests/stress/web_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
 	python3 tests/stress/auth_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
+
+# Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 10 s).
+fuzz: deps
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')

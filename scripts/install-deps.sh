@@ -5,7 +5,9 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake pkg-config clang llvm clang-format clang-tidy
+  build-essential cmake pkg-config clang llvm clang-format clang-tidy ccache
+  # fuzzing: libFuzzer and clang's sanitizer runtimes
+  libclang-rt-14-dev
   # BPF
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries

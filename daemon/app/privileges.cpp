@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -97,6 +98,23 @@ std::vector<pid_t> other_threads() {
   }
   ::closedir(dir);
   return out;
+}
+
+// True when the thread's status says it blocks `signal_number`. Only
+// ThreadSanitizer's background thread does so here: it runs none of our
+// code, blocks every signal and so keeps its capabilities. A build with
+// -fsanitize=thread tolerates that thread; a normal build tolerates none.
+bool sanitizer_thread_blocking(const std::string& status, int signal_number) {
+#if defined(__SANITIZE_THREAD__)
+  const std::size_t at = status.find("\nSigBlk:");
+  if (at == std::string::npos) return false;
+  const unsigned long long blocked = std::strtoull(status.c_str() + at + 9, nullptr, 16);
+  return ((blocked >> (signal_number - 1)) & 1) != 0;
+#else
+  (void)status;
+  (void)signal_number;
+  return false;
+#endif
 }
 
 }  // namespace
@@ -193,9 +211,11 @@ void drop_all_capabilities(std::optional<KeptCapabilities> kept) {
 
   // Check every thread, as the kernel sees it.
   for (pid_t tid : other_threads()) {
-    const auto sets = parse_capability_sets(
-        read_file("/proc/self/task/" + std::to_string(tid) + "/status").value_or(""));
+    const std::string status =
+        read_file("/proc/self/task/" + std::to_string(tid) + "/status").value_or("");
+    const auto sets = parse_capability_sets(status);
     if (!sets) continue;  // the thread ended meanwhile
+    if (sanitizer_thread_blocking(status, signal_number)) continue;
     const std::uint64_t allowed = tid == g_kept_thread ? g_kept_mask : 0;
     if (sets->permitted != allowed || sets->effective != allowed || sets->inheritable != 0 ||
         sets->ambient != 0) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "top/http_fetch.h"
 #include "top/top_reading.h"
 #include "top/top_source_error.h"
 
@@ -25,7 +26,8 @@ class TopSource {
 // Poller::poll_once). Throws ProbeError or std::runtime_error.
 std::unique_ptr<TopSource> make_probe_source(const Config& config, const std::string& btf_path);
 
-// Reads a running exporter's metrics page at `url` (http:// only).
-std::unique_ptr<TopSource> make_http_source(const std::string& url);
+// Reads a running exporter's metrics page at `url` (http:// or https://).
+std::unique_ptr<TopSource> make_http_source(const std::string& url,
+                                            const HttpClientOptions& client);
 
 }  // namespace netif_rx

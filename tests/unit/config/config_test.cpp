@@ -87,6 +87,16 @@ TEST(Config, ParsesEveryKey) {
   EXPECT_EQ(config.bpf_stats.period, milliseconds(120000));
 }
 
+TEST(Config, RejectsNulBytes) {
+  // Found by fuzzing: yaml-cpp 0.7 never returns from a NUL byte.
+  EXPECT_EQ(error_of(std::string_view("poll_interval: 1s\n\0x", 20)),
+            "test.yaml: a NUL byte at offset 18; this is not a YAML text file");
+  // Found by fuzzing: yaml-cpp 0.7's LoadAll yields empty documents without end.
+  EXPECT_EQ(error_of("&olpo,ll"),
+            "test.yaml: invalid YAML: more than 16 documents, or text the YAML parser cannot "
+            "read");
+}
+
 TEST(Config, RejectsBadNestedKeys) {
   EXPECT_EQ(error_of("devices:\n  includes: [eth0]\n"),
             "test.yaml:2:3: key 'devices.includes': unknown key; valid keys are exclude, include");
