@@ -15,6 +15,16 @@ DESTDIR        ?=
 
 FUZZ_SECONDS   ?= 300
 
+# Where ccache is installed (install-deps installs it), every build of the tree
+# goes through it; paths are taken relative to the tree, so another checkout
+# of the same sources reuses the objects.
+ifneq ($(shell command -v ccache),)
+export CMAKE_C_COMPILER_LAUNCHER ?= ccache
+export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+endif
+
 .PHONY: all deps build run test test-build unit tidy format format-check bench stress fuzz install clean
 
 all: build
