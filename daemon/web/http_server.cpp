@@ -13,6 +13,7 @@
 #include "util/unique_fd.h"
 #include "web/civetweb_tls.h"
 #include "web/http_handlers.h"
+#include "web/systemd_socket.h"
 #include "web/tls_context.h"
 #include "web/web_config_watcher.h"
 
@@ -55,6 +56,9 @@ HttpServer::HttpServer(HttpOptions options,
     throw TlsError("the web configuration asks for TLS but this civetweb was built without it");
   }
   if (tls) load_civetweb_tls_compat();
+  if (!options_.systemd_sockets.empty()) {
+    options_.addresses = systemd_socket_placeholders(options_.systemd_sockets.size());
+  }
   std::string ports;
   for (const auto& address : options_.addresses) {
     check_can_listen(address);
@@ -97,6 +101,10 @@ HttpServer::HttpServer(HttpOptions options,
   for (const auto& handler : handlers_) {
     handler->set_web_config(web_.get());
     server_->addHandler(handler->path(), handler.get());
+  }
+  // Only now: a connection waiting on a passed socket must find the handlers.
+  if (!options_.systemd_sockets.empty()) {
+    options_.addresses = adopt_systemd_sockets(*server_, std::move(options_.systemd_sockets));
   }
 
   for (const auto& address : options_.addresses) {
