@@ -11,7 +11,9 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build format format-check bench install clean
+DEB_DIR        ?= build/deb
+
+.PHONY: all deps build run test test-build format format-check bench install deb image clean
 
 all: build
 
@@ -51,6 +53,17 @@ format-check: deps
 # example configuration.
 install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
+
+# The Debian package, with dpkg-buildpackage and debhelper (debian/), checked by
+# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb.
+deb: deps
+	@bash scripts/build-deb.sh $(DEB_DIR)
+
+# The OCI image from packaging/container/Containerfile with podman, on a base
+# built from Debian's archive (no registry): localhost/netif-rx-exporter:<version>
+# and :latest.
+image: deps
+	@bash scripts/build-image.sh
 
 clean:
 	rm -rf $(BUILD_DIR)
