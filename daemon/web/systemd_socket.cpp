@@ -98,8 +98,9 @@ void poke_loopback(std::uint16_t port) {
 std::vector<UniqueFd> take_systemd_sockets() {
   const int count = sd_listen_fds(1);
   if (count < 0) {
-    throw ListenError(std::string("--web.systemd-socket: cannot read the sockets systemd passed: ") +
-                      std::strerror(-count));
+    throw ListenError(
+        std::string("--web.systemd-socket: cannot read the sockets systemd passed: ") +
+        std::strerror(-count));
   }
   if (count == 0) {
     throw ListenError(

@@ -19,7 +19,7 @@ if (!outDir) {
   console.error('usage: daemonset-to-podman.js TOOLS_DIR RENDERED.yaml OUT_DIR');
   process.exit(2);
 }
-const YAML = require(path.join(toolsDir, 'node_modules', 'yaml'));
+const YAML = require(path.resolve(toolsDir, 'node_modules', 'yaml'));
 const fail = (why) => {
   console.error(`daemonset-to-podman: FAIL: ${why}`);
   process.exit(1);

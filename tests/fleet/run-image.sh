@@ -10,7 +10,6 @@
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 tools=$(cd "${1:?usage: run-image.sh TOOLS_DIR}" && pwd)
-binary=/bin/true
 source "$source_dir/tests/lib/checks.sh"
 require_root
 require_tools podman node curl ip
@@ -65,20 +64,24 @@ expect "every thread of the exporter in the container holds no capability ($held
 
 # Veth traffic in a test namespace: 30 echo requests from CPU 0 to the host's end.
 ns="imgtest$$"
+# TEST-NET-2 (198.51.100.0/24), a /30 chosen by the pid.
+base=$((($$ % 60) * 4))
+host_ip="198.51.100.$((base + 1))"
+peer_ip="198.51.100.$((base + 2))"
 host="ih$$"
 peer="ip$$"
 ip netns add "$ns" && trap 'ip link del "$host" 2>/dev/null; ip netns del "$ns" 2>/dev/null; cleanup_container; cleanup' EXIT
 ip link add "$host" type veth peer name "$peer" netns "$ns"
 sysctl -qw "net.ipv6.conf.$host.disable_ipv6=1"
 ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$peer.disable_ipv6=1"
-ip addr add 10.98.$(($$ % 250)).1/30 dev "$host"
-ip netns exec "$ns" ip addr add 10.98.$(($$ % 250)).2/30 dev "$peer"
-ip neigh replace 10.98.$(($$ % 250)).2 lladdr "$(ip netns exec "$ns" cat /sys/class/net/$peer/address)" dev "$host" nud permanent
-ip netns exec "$ns" ip neigh replace 10.98.$(($$ % 250)).1 lladdr "$(cat /sys/class/net/$host/address)" dev "$peer" nud permanent
+ip addr add "$host_ip/30" dev "$host"
+ip netns exec "$ns" ip addr add "$peer_ip/30" dev "$peer"
+ip neigh replace "$peer_ip" lladdr "$(ip netns exec "$ns" cat /sys/class/net/$peer/address)" dev "$host" nud permanent
+ip netns exec "$ns" ip neigh replace "$host_ip" lladdr "$(cat /sys/class/net/$host/address)" dev "$peer" nud permanent
 ip link set "$host" up
 ip netns exec "$ns" ip link set "$peer" up
 sleep 1.5
-taskset -c 0 ip netns exec "$ns" ping -q -c 30 -i 0.01 -W 1 10.98.$(($$ % 250)).1 >/dev/null
+taskset -c 0 ip netns exec "$ns" ping -q -c 30 -i 0.01 -W 1 "$host_ip" >/dev/null
 sleep 1.5
 curl -s -m 5 "http://127.0.0.1:$PORT/metrics" >"$work/metrics.txt"
 grep "^netif_rx_packets_total{.*device=\"$host\"" "$work/metrics.txt"

@@ -27,7 +27,8 @@ finish() {
 }
 trap finish EXIT
 
-figure "boot to guest-test: $(systemd-analyze 2>/dev/null | head -n 1)"
+timeout 120 systemctl is-system-running --wait >/dev/null
+figure "boot: $(systemd-analyze 2>/dev/null | head -n 1)"
 
 # --- install: enabled and started by the package
 insmod "/root/veth.ko" 2>/dev/null || modprobe veth 2>/dev/null
@@ -125,13 +126,20 @@ expect "exposure ${score:-?} <= 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s <
 config=/etc/netif_rx_exporter/netif_rx_exporter.yaml
 sed -i 's/^stale_after: .*/stale_after: 5m/' "$config"
 pid_before=$(prop MainPID)
+# wait_status TEXT: until the exporter's STATUS= says TEXT (10 s).
+wait_status() {
+  for _ in $(seq 100); do [[ "$(prop StatusText)" == "$1" ]] && return 0; sleep 0.1; done
+  return 1
+}
 expect "systemctl reload (good configuration)" systemctl reload "$unit"
+expect "... the exporter reloaded (STATUS: $(prop StatusText))" wait_status "serving; configuration reloaded"
 expect "... the reload metric says 1" test "$(series netif_rx_exporter_config_last_reload_successful)" = 1
 expect "... same process, reloaded in place" test "$(prop MainPID)" = "$pid_before"
 expect "... journal: no reload failure" bash -c "! journalctl -u $unit -b -o cat | grep -q 'reload failed'"
 echo 'poll_interval: [not a duration' >>"$config"
-systemctl reload "$unit"
-sleep 0.5
+expect "systemctl reload (bad configuration) returns" systemctl reload "$unit"
+expect "... the exporter kept the running configuration (STATUS: $(prop StatusText))" \
+  wait_status "serving; configuration reload failed, see the log"
 expect "reload (bad configuration): the reload metric says 0" \
   test "$(series netif_rx_exporter_config_last_reload_successful)" = 0
 expect "... still active and serving, same process" \
