@@ -37,7 +37,7 @@ changes="$out_dir/src/${package}_${version}_${arch}.changes"
 [[ -f "$deb" ]] || { echo "build-deb: $deb was not built" >&2; exit 1; }
 
 # Errors fail the build; warnings and notes are printed.
-lintian_out=$(lintian --no-tag-display-limit "$changes" 2>&1) || true
+lintian_out=$(lintian --tag-display-limit 0 "$changes" 2>&1) || true
 [[ -z "$lintian_out" ]] || printf '%s\n' "$lintian_out"
 if grep -q '^E: ' <<<"$lintian_out"; then
   echo "build-deb: lintian reports errors" >&2
