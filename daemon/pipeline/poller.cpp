@@ -3,11 +3,8 @@
 #include <net/if.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cstring>
 
-#include "devices/label_value.h"
 #include "pipeline/cpu_list.h"
 
 namespace netif_rx {
@@ -17,15 +14,23 @@ double unix_seconds_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// The kernel's name for an ifindex of this namespace.
+KernelLinkName kernel_link_name(std::uint32_t ifindex) {
+  char name[IF_NAMESIZE] = {};
+  if (if_indextoname(ifindex, name) != nullptr) return {KernelLinkName::Kind::found, name, 0};
+  const int error = errno;
+  if (error == ENXIO || error == ENODEV) return {KernelLinkName::Kind::gone, {}, error};
+  return {KernelLinkName::Kind::failed, {}, error};
+}
+
 }  // namespace
 
 Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_links,
                SnapshotStore& store, SelfMetrics& metrics)
     : reader_(std::move(reader)),
-      options_(options),
+      options_(std::move(options)),
       host_links_(std::move(host_links)),
-      filter_(DeviceFilter(options_.devices)),
-      stale_(options_.stale_after),
+      step_(options_),
       store_(store),
       metrics_(metrics) {}
 
@@ -33,154 +38,89 @@ Poller::~Poller() { stop(); }
 
 bool Poller::poll_once() {
   const auto started = std::chrono::steady_clock::now();
+  apply_pending_reload();
+  bool ok = true;
+  HostLinks links;
+  links.before = host_links_();
+  auto contents = read_maps(ok);
+  if (!contents) return false;
+  links.after = host_links_();
+  if (options_.namespaces == NamespaceMode::all) {
+    auto names = reader_.read_device_names();
+    report(names.errors, "map_read", ok);
+    contents->device_names = std::move(names.value);
+  }
+  links.ask_kernel = kernel_link_name;
+
+  PollResult result = step_.run(std::move(*contents), links, started);
+  apply_deletions(result.deletions, ok);
+  for (const auto& error : result.errors) {
+    spdlog::warn("poll: {}", error.message);
+    metrics_.count_poll_error(error.reason);
+    ok = false;
+  }
+  for (const auto& warning : result.warnings) spdlog::warn("{}", warning);
+
+  auto snapshot = std::make_shared<Snapshot>(std::move(result.snapshot));
+  snapshot->cpus = present_cpus();
+  if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
+  store_.publish(std::move(snapshot));
+  finish(ok, started);
+  return ok;
+}
+
+void Poller::apply_pending_reload() {
   std::optional<PendingDevices> reloaded;
   {
     std::lock_guard lock(mutex_);
     reloaded.swap(pending_devices_);
   }
-  if (reloaded) {
-    options_.devices = reloaded->devices;
-    options_.stale_after = reloaded->stale_after;
-    filter_ = CachedDeviceFilter(DeviceFilter(options_.devices));
-    stale_.set_limit(options_.stale_after);
-  }
-  bool ok = true;
-  const auto report = [&](const std::vector<MapReadError>& errors, const char* reason) {
-    for (const auto& error : errors) {
-      spdlog::warn("poll: {}", error.describe());
-      metrics_.count_poll_error(reason);
-      ok = false;
-    }
-  };
+  if (!reloaded) return;
+  options_.devices = reloaded->devices;
+  options_.stale_after = reloaded->stale_after;
+  step_.reconfigure(std::move(reloaded->devices), reloaded->stale_after);
+}
 
-  // The links before and after the map read: a device is shown only if the
-  // same device held its ifindex in both (see resolve_host_name), so a count
-  // read just before a deletion never appears under a successor's name.
-  const LinkView links_before = host_links_();
+std::optional<MapContents> Poller::read_maps(bool& ok) {
   auto counters = reader_.read_device_counters();
-  report(counters.errors, "map_read");
+  report(counters.errors, "map_read", ok);
   auto untracked = reader_.read_untracked();
-  report(untracked.errors, "map_read");
-  if (!counters.ok() || !untracked.ok()) return false;
-  const LinkView links_after = host_links_();
-
-  decltype(reader_.read_device_names().value) recorded_names;
-  if (options_.namespaces == NamespaceMode::all) {
-    auto names = reader_.read_device_names();
-    report(names.errors, "map_read");
-    recorded_names = std::move(names.value);
-  }
-
-  auto snapshot = std::make_shared<Snapshot>();
-  snapshot->cpus = present_cpus();
-  snapshot->untracked_per_cpu = std::move(untracked.value);
-  snapshot->devices.reserve(counters.value.size());
-  std::size_t deleted = 0;  // entries removed from the map by this poll
-  for (auto& device : counters.value) {
-    std::string name;
-    if (device.key.netns_inum == options_.host_netns_inum) {
-      HostName resolved = resolve_host_name(device.key.ifindex, links_before, links_after);
-      if (resolved.kind == HostName::Kind::unknown) {
-        // Not in the view (an event not read yet, or lost): ask the kernel.
-        char kernel_name[IF_NAMESIZE] = {};
-        if (if_indextoname(device.key.ifindex, kernel_name) != nullptr) {
-          resolved = {HostName::Kind::show, kernel_name};
-        } else if (errno == ENXIO || errno == ENODEV) {
-          // Deleted since it was counted: forget it, so that a device that
-          // later gets the same ifindex starts from zero.
-          report(reader_.delete_device(device.key), "map_delete");
-          ++deleted;
-          continue;
-        } else {
-          spdlog::warn("poll: naming ifindex {} failed: {}", device.key.ifindex,
-                       std::strerror(errno));
-          metrics_.count_poll_error("name_resolution");
-          ok = false;
-          continue;
-        }
-      }
-      if (resolved.kind == HostName::Kind::skip) continue;  // next poll shows the right one
-      name = std::move(resolved.name);
-    } else {
-      std::uint64_t packets = 0;
-      for (const auto& cpu : device.per_cpu) packets += cpu.packets;
-      if (stale_.stale(device.key, packets, started)) {
-        forget(device.key);
-        ++deleted;
-        continue;
-      }
-      const auto found = recorded_names.find(device.key);
-      // The probe writes the name just after creating the entry: a missing
-      // name means "just created"; the next poll has it.
-      if (found == recorded_names.end()) continue;
-      name = found->second;
-    }
-    if (!filter_.exported(name)) continue;
-    snapshot->devices.push_back({device.key, to_label_value(name), std::move(device.per_cpu)});
-  }
-  stale_.end_poll();
-  filter_.forget_unused();
-  if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(counters.value, recorded_names);
-  std::sort(snapshot->devices.begin(), snapshot->devices.end(),
-            [](const DeviceSeries& a, const DeviceSeries& b) {
-              return std::tie(a.name, a.key.netns_inum, a.key.ifindex) <
-                     std::tie(b.name, b.key.netns_inum, b.key.ifindex);
-            });
-
-  std::uint64_t untracked_total = 0;
-  for (const auto& cpu : snapshot->untracked_per_cpu) untracked_total += cpu.packets;
-  if (const auto pending = untracked_warning_.update(untracked_total, started)) {
-    spdlog::warn(
-        "the device map is full (max_devices={}): {} packets since the last warning were counted "
-        "in netif_rx_untracked_packets_total without a device; raise max_devices",
-        options_.max_devices, *pending);
-  }
-  if (bpf_stats_) snapshot->bpf = bpf_stats_(counters.value.size() - deleted);
-  store_.publish(std::move(snapshot));
-
-  const auto finished = std::chrono::steady_clock::now();
-  metrics_.observe_poll(std::chrono::duration<double>(finished - started).count());
-  if (ok) {
-    metrics_.set_last_poll_timestamp(unix_seconds_now());
-    {
-      std::lock_guard lock(mutex_);
-      last_success_ = finished;
-    }
-    if (after_success_) after_success_();
-  }
-  return ok;
+  report(untracked.errors, "map_read", ok);
+  if (!counters.ok() || !untracked.ok()) return std::nullopt;
+  MapContents contents;
+  contents.device_counters = std::move(counters.value);
+  contents.untracked_per_cpu = std::move(untracked.value);
+  return contents;
 }
 
-void Poller::sweep_orphan_names(
-    const std::vector<DeviceCounters>& counters,
-    const std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>& names) {
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> counted;
-  counted.reserve(counters.size());
-  for (const auto& device : counters) counted.insert(device.key);
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphans;
-  for (const auto& [key, name] : names) {
-    if (counted.count(key)) continue;
-    if (orphan_names_.count(key)) {
-      for (const auto& error : reader_.delete_name(key)) {
-        spdlog::warn("poll: {}", error.describe());
-        metrics_.count_poll_error("map_delete");
-      }
-    } else {
-      orphans.insert(key);
-    }
+void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok) {
+  for (const auto& deletion : deletions) {
+    spdlog::debug("forgetting device netns={} ifindex={}: {}", deletion.key.netns_inum,
+                  deletion.key.ifindex, deletion.why);
+    report(deletion.scope == MapDeletion::Scope::device ? reader_.delete_device(deletion.key)
+                                                        : reader_.delete_name(deletion.key),
+           "map_delete", ok);
   }
-  orphan_names_ = std::move(orphans);
 }
 
-void Poller::forget(const netif_rx_device_key& key) {
-  spdlog::debug("forgetting device netns={} ifindex={}: no packets for {}", key.netns_inum,
-                key.ifindex, format_duration(options_.stale_after));
-  const auto errors = reader_.delete_device(key);
+void Poller::report(const std::vector<MapReadError>& errors, const char* reason, bool& ok) {
   for (const auto& error : errors) {
     spdlog::warn("poll: {}", error.describe());
-    metrics_.count_poll_error("map_delete");
+    metrics_.count_poll_error(reason);
+    ok = false;
   }
-  stale_.forget(key);
+}
+
+void Poller::finish(bool ok, std::chrono::steady_clock::time_point started) {
+  const auto finished = std::chrono::steady_clock::now();
+  metrics_.observe_poll(std::chrono::duration<double>(finished - started).count());
+  if (!ok) return;
+  metrics_.set_last_poll_timestamp(unix_seconds_now());
+  {
+    std::lock_guard lock(mutex_);
+    last_success_ = finished;
+  }
+  if (after_success_) after_success_();
 }
 
 void Poller::start() {

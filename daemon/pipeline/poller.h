@@ -1,6 +1,6 @@
-// Reads the probe's maps every poll interval, names the devices, and
-// publishes an immutable snapshot. Owns the only thread that touches the
-// kernel's maps after startup.
+// The shell around PollStep: every poll interval, reads the probe's maps and
+// the links, runs the step, applies its deletions, publishes its snapshot and
+// counts its errors. Owns the only thread that polls the kernel's maps.
 #pragma once
 
 #include <chrono>
@@ -10,26 +10,18 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <unordered_set>
 
 #include "config/config.h"
-#include "devices/device_filter.h"
 #include "devices/link_table.h"
-#include "devices/stale_tracker.h"
 #include "metrics/self_metrics.h"
+#include "pipeline/poll_step.h"
 #include "pipeline/snapshot_store.h"
-#include "pipeline/untracked_warning.h"
 #include "probe/map_reader.h"
 
 namespace netif_rx {
 
-struct PollerOptions {
+struct PollerOptions : PollStepOptions {
   Milliseconds interval{1000};
-  NamespaceMode namespaces = NamespaceMode::host;
-  std::uint32_t host_netns_inum = 0;
-  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
-  Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
-  DeviceFilterConfig devices;        // which devices are exported
 };
 
 // The current links of the exporter's namespace (LinkWatcher::view).
@@ -70,24 +62,19 @@ class Poller {
 
  private:
   void run();
-  void forget(const netif_rx_device_key& key);
-  // Deletes names that had no counters entry at this poll and the last one:
-  // left over when a device's entry was deleted while the probe was creating
-  // it. Two polls, because the probe writes a new device's name just after
-  // its counters, which this poll may have read before.
-  void sweep_orphan_names(
-      const std::vector<DeviceCounters>& counters,
-      const std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>& names);
+  void apply_pending_reload();
+  // Reads the maps, reporting each error; nullopt when the counters could
+  // not be read (nothing to publish).
+  std::optional<MapContents> read_maps(bool& ok);
+  void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
+  void report(const std::vector<MapReadError>& errors, const char* reason, bool& ok);
+  void finish(bool ok, std::chrono::steady_clock::time_point started);
 
   MapReader reader_;
   PollerOptions options_;
   std::function<void()> after_success_;
   LinkViewSource host_links_;
-  CachedDeviceFilter filter_;
-  StaleTracker stale_;
-  UntrackedWarning untracked_warning_;
-  // namespaces: all: names recorded without a counters entry at the last poll.
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
+  PollStep step_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;
