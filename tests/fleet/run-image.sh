@@ -46,14 +46,14 @@ probe() { # probe PATH SCHEME TIMEOUT: one probe; success is 200-399
   code=$(curl -s -o /dev/null -m "$3" -w '%{http_code}' "$2://127.0.0.1:$PORT$1")
   [[ $code -ge 200 && $code -lt 400 ]]
 }
-while read -r name path scheme period timeout failures delay; do
+while read -r name path scheme period timeout threshold delay; do
   sleep "$delay"
   ok=0
-  for ((try = 1; try <= failures; try++)); do
+  for ((try = 1; try <= threshold; try++)); do
     if probe "$path" "$scheme" "$timeout"; then ok=1; break; fi
     sleep "$period"
   done
-  expect "$name GET $path (period ${period}s, timeout ${timeout}s, threshold $failures): succeeded on try $try" test "$ok" = 1
+  expect "$name GET $path (period ${period}s, timeout ${timeout}s, threshold $threshold): succeeded on try $try" test "$ok" = 1
   [[ $name == startupProbe ]] && echo "started and ready in $((($(date +%s%N) - started) / 1000000)) ms"
 done <"$work/spec/probes"
 
@@ -62,7 +62,7 @@ pid=$("${podman[@]}" inspect --format '{{.State.Pid}}' "$container")
 held=$(awk '/^Cap(Prm|Eff):/ { printf "%s ", $2 }' /proc/"$pid"/task/*/status | tr ' ' '\n' | sort -u | paste -sd' ')
 expect "every thread of the exporter in the container holds no capability ($held)" test "$held" = 0000000000000000
 
-# Veth traffic in a test namespace: 30 echo requests from CPU 0 to the host's end.
+# Veth traffic in a test namespace: 30 datagrams from CPU 0 to the host's end.
 ns="imgtest$$"
 # TEST-NET-2 (198.51.100.0/24), a /30 chosen by the pid.
 base=$((($$ % 60) * 4))
@@ -81,13 +81,14 @@ ip netns exec "$ns" ip neigh replace "$host_ip" lladdr "$(cat /sys/class/net/$ho
 ip link set "$host" up
 ip netns exec "$ns" ip link set "$peer" up
 sleep 1.5
-taskset -c 0 ip netns exec "$ns" ping -q -c 30 -i 0.01 -W 1 "$host_ip" >/dev/null
+# 30 UDP datagrams (bash's /dev/udp) to the discard port of the host's end, sent from CPU 0.
+taskset -c 0 ip netns exec "$ns" bash -c "for _ in \$(seq 30); do echo x >/dev/udp/$host_ip/9; done"
 sleep 1.5
 curl -s -m 5 "http://127.0.0.1:$PORT/metrics" >"$work/metrics.txt"
 grep "^netif_rx_packets_total{.*device=\"$host\"" "$work/metrics.txt"
 cpu0=$(awk -v d="device=\"$host\"" 'index($0, d) && /cpu="0"/ { print $2 }' "$work/metrics.txt" | head -n 1)
 others=$(awk -v d="device=\"$host\"" 'index($0, d) && /^netif_rx_packets_total/ && !/cpu="0"/ && $2 != 0' "$work/metrics.txt")
-expect "30 echo requests sent from CPU 0: exactly 30 on cpu=\"0\" (got ${cpu0:-none})" test "${cpu0:-0}" = 30
+expect "30 datagrams sent from CPU 0: exactly 30 on cpu=\"0\" (got ${cpu0:-none})" test "${cpu0:-0}" = 30
 expect "none counted on another CPU" test -z "$others"
 expect "the exporter's logfmt log" bash -c "'${podman[0]}' --runtime runc --cgroup-manager cgroupfs logs '$container' 2>&1 | grep -q 'level=info msg=\"netif_rx_exporter is ready'"
 size=$("${podman[@]}" image inspect --format '{{.Size}}' "$IMAGE")
