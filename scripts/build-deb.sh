@@ -26,7 +26,8 @@ else
 fi
 
 echo "build-deb: dpkg-buildpackage in $tree"
-(cd "$tree" && DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} ${DEB_BUILD_OPTIONS:-}" \
+# No -dbgsym package: it is for an archive's debug service, and costs a third of the build.
+(cd "$tree" && DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} noautodbgsym ${DEB_BUILD_OPTIONS:-}" \
   dpkg-buildpackage -us -uc -b >"$out_dir/dpkg-buildpackage.log" 2>&1) || {
   tail -n 30 "$out_dir/dpkg-buildpackage.log" >&2
   echo "build-deb: dpkg-buildpackage failed; the whole log: $out_dir/dpkg-buildpackage.log" >&2

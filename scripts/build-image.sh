@@ -22,7 +22,9 @@ done
 
 # 1. The base: a minimal bookworm from Debian's archive, without documentation (the "slim"
 #    flavour), imported under the names the Containerfile's stages use.
-base_tar="$cache/debian-bookworm-slim.tar"
+# mmdebstrap converts to merged /usr with the usrmerge package, which brings perl (~50 MB);
+# neither is needed afterwards.
+base_tar="$cache/debian-bookworm-slim-noperl.tar"
 if [[ ! -s "$base_tar" ]]; then
   mkdir -p "$cache"
   echo "build-image: mmdebstrap bookworm (minbase, no documentation)"
@@ -30,6 +32,7 @@ if [[ ! -s "$base_tar" ]]; then
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --customize-hook='chroot "$1" dpkg --purge usrmerge libfile-find-rule-perl libnumber-compare-perl libtext-glob-perl perl libperl5.36 perl-modules-5.36 libgdbm-compat4' \
     bookworm "$base_tar.partial" || die "mmdebstrap failed"
   mv "$base_tar.partial" "$base_tar"
 fi
