@@ -27,12 +27,14 @@ done
 base_tar="$cache/debian-bookworm-slim-noperl.tar"
 if [[ ! -s "$base_tar" ]]; then
   mkdir -p "$cache"
+  rm -rf "$base_tar.partial"
   echo "build-image: mmdebstrap bookworm (minbase, no documentation)"
-  mmdebstrap --quiet --variant=minbase \
+  mmdebstrap --quiet --variant=minbase --format=tar \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --customize-hook='chroot "$1" dpkg --purge usrmerge libfile-find-rule-perl libnumber-compare-perl libtext-glob-perl perl libperl5.36 perl-modules-5.36 libgdbm-compat4' \
+    --customize-hook='chroot "$1" apt-get install -y -qq usr-is-merged usrmerge- perl-' \
+    --customize-hook='chroot "$1" apt-get autoremove --purge -y -qq' \
     bookworm "$base_tar.partial" || die "mmdebstrap failed"
   mv "$base_tar.partial" "$base_tar"
 fi
