@@ -24,7 +24,7 @@ done
 #    flavour), imported under the names the Containerfile's stages use.
 # mmdebstrap converts to merged /usr with the usrmerge package, which brings perl (~50 MB);
 # neither is needed afterwards.
-base_tar="$cache/debian-bookworm-slim-noperl.tar"
+base_tar="$cache/debian-bookworm-slim-v2.tar"
 if [[ ! -s "$base_tar" ]]; then
   mkdir -p "$cache"
   rm -rf "$base_tar.partial"
@@ -33,7 +33,7 @@ if [[ ! -s "$base_tar" ]]; then
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-    --customize-hook='chroot "$1" apt-get install -y -qq usr-is-merged usrmerge- perl-' \
+    --customize-hook='chroot "$1" apt-get install -y -qq usr-is-merged usrmerge- perl- libperl5.36- perl-modules-5.36-' \
     --customize-hook='chroot "$1" apt-get autoremove --purge -y -qq' \
     bookworm "$base_tar.partial" || die "mmdebstrap failed"
   mv "$base_tar.partial" "$base_tar"
