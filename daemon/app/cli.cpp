@@ -97,8 +97,8 @@ Flags:
                                netif_rx_exporter.yaml).
       --web.listen-address=ADDR
                                Address to listen on, repeatable (default:
-                               :19100; forms: :PORT, IPV4:PORT, HOST:PORT;
-                               IPv4 only).
+                               :19100; forms: :PORT, IPV4:PORT, HOST:PORT,
+                               [IPV6]:PORT; [::]:PORT is dual-stack).
       --web.systemd-socket     Serve on the sockets systemd passes (socket
                                activation, netif_rx_exporter.socket)
                                instead of --web.listen-address.

@@ -1,11 +1,12 @@
 #include "app/notify.h"
 
-#include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
 
 #include <cstdlib>
 #include <cstring>
+
+#include "util/log.h"
 
 namespace netif_rx {
 
@@ -37,7 +38,7 @@ Notifier Notifier::from_environment() {
   if (watchdog > 0 && usec > 0) {
     notifier.watchdog_ = std::chrono::microseconds(usec);
   } else if (watchdog < 0) {
-    spdlog::warn("ignoring an invalid systemd watchdog setting: {}", std::strerror(-watchdog));
+    log::warn("ignoring an invalid systemd watchdog setting", {{"err", std::strerror(-watchdog)}});
   }
   return notifier;
 }
@@ -53,7 +54,7 @@ void Notifier::send(const NotifyFields& fields) const {
   const std::string message = format_notify_message(fields);
   const int sent = sd_notify(0, message.c_str());
   if (sent < 0) {
-    spdlog::debug("notify: sd_notify failed: {}", std::strerror(-sent));
+    log::debug("notifying the service manager failed", {{"err", std::strerror(-sent)}});
   }
 }
 

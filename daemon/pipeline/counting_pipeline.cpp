@@ -11,6 +11,7 @@
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"
+#include "util/log.h"
 
 namespace netif_rx {
 
@@ -45,12 +46,12 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   link_options.on_removed = [&metrics, eraser = reader,
                              netns = *host_netns](std::uint32_t ifindex) mutable {
     for (const auto& error : eraser.delete_device({netns, ifindex})) {
-      spdlog::warn("deleting the entries of a removed device: {}", error.describe());
+      log::warn("deleting the entries of a removed device failed", {{"err", error.describe()}});
       metrics.count_poll_error("map_delete");
     }
   };
   link_options.on_error = [&metrics](const std::string& message) {
-    spdlog::warn("device names: {}", message);
+    log::warn("resolving device names failed", {{"err", message}});
     metrics.count_poll_error("name_resolution");
   };
   pipeline.links = std::make_unique<LinkWatcher>(std::move(link_options));

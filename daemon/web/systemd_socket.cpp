@@ -4,15 +4,16 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <systemd/sd-daemon.h>
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <optional>
 #include <string>
+
+#include "util/log.h"
+#include "web/ipv6_listener.h"
 
 namespace netif_rx {
 namespace {
@@ -58,28 +59,6 @@ ListenAddress describe(const BoundAddress& address) {
     out.text = "[" + std::string(text) + "]:" + std::to_string(out.port);
   }
   return out;
-}
-
-// civetweb's listening descriptor for a placeholder: the IPv4 loopback
-// socket in listening state on `port`.
-int find_placeholder(std::uint16_t port) {
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", error)) {
-    int fd = -1;
-    try {
-      fd = std::stoi(entry.path().filename().string());
-    } catch (const std::exception&) {
-      continue;
-    }
-    int listening = 0;
-    socklen_t size = sizeof listening;
-    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) != 0 || !listening) continue;
-    const auto address = local_address(fd);
-    if (!address || address->storage.ss_family != AF_INET) continue;
-    const auto& in = reinterpret_cast<const sockaddr_in&>(address->storage);
-    if (in.sin_addr.s_addr == htonl(INADDR_LOOPBACK) && port_of(*address) == port) return fd;
-  }
-  return -1;
 }
 
 // Wakes civetweb's accept loop, still polling the placeholder it had.
@@ -146,22 +125,23 @@ std::vector<ListenAddress> adopt_systemd_sockets(CivetServer& server,
   std::vector<ListenAddress> adopted;
   for (std::size_t i = 0; i < sockets.size(); ++i) {
     const auto port = static_cast<std::uint16_t>(ports[i]);
-    const int placeholder = find_placeholder(port);
     const auto address = local_address(sockets[i].get());
-    if (placeholder < 0 || !address) {
-      throw ListenError("--web.systemd-socket: cannot find civetweb's listener on 127.0.0.1:" +
-                        std::to_string(port));
+    if (!address) {
+      throw ListenError(std::string("--web.systemd-socket: getsockname: ") + std::strerror(errno));
     }
     // accept() after a poll must not block the accept loop if the client left.
     const int flags = ::fcntl(sockets[i].get(), F_GETFL);
     if (flags >= 0) (void)::fcntl(sockets[i].get(), F_SETFL, flags | O_NONBLOCK);
-    if (::dup3(sockets[i].get(), placeholder, O_CLOEXEC) < 0) {
-      throw ListenError(std::string("--web.systemd-socket: dup3: ") + std::strerror(errno));
+    if (!replace_listener(port, sockets[i])) {
+      throw ListenError(
+          "--web.systemd-socket: cannot put the socket in place of civetweb's "
+          "listener on 127.0.0.1:" +
+          std::to_string(port));
     }
     poke_loopback(port);
     adopted.push_back(describe(*address));
-    spdlog::debug("serving systemd's socket {} (was civetweb's 127.0.0.1:{})", adopted.back().text,
-                  port);
+    log::debug("serving a socket systemd passed",
+               {{"address", adopted.back().text}, {"stand_in_port", static_cast<int>(port)}});
   }
   return adopted;
 }

@@ -1,8 +1,9 @@
 // --web.systemd-socket: serve on the listening sockets systemd passes
 // (socket activation, sd_listen_fds(3)) instead of binding addresses.
 //
-// civetweb 1.15 can only bind sockets itself; it has no call to adopt one. So
-// civetweb first binds one placeholder per passed socket (127.0.0.1, an
+// civetweb 1.15 can only bind sockets itself; it has no call to adopt one. So,
+// as for IPv6 addresses (web/ipv6_listener.h), civetweb first binds one
+// placeholder per passed socket (127.0.0.1, an
 // ephemeral port), and each placeholder's descriptor is then replaced by the
 // passed socket with dup3(): civetweb's accept loop polls and accepts on the
 // descriptor number, so from its next poll it serves the passed socket, with

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "util/log.h"
+
 namespace netif_rx {
 
 WebConfigWatcher::WebConfigWatcher(std::optional<std::string> path) : path_(std::move(path)) {
@@ -46,6 +48,7 @@ std::shared_ptr<WebState> WebConfigWatcher::load(std::vector<std::string>& files
     files.push_back(config.tls->key_file);
     if (!config.tls->client_ca_file.empty()) files.push_back(config.tls->client_ca_file);
     state->tls = build_tls_context(*config.tls);
+    state->client_certificate_required = requires_client_certificate(config.tls->client_auth);
   }
   return state;
 }
@@ -60,9 +63,9 @@ void WebConfigWatcher::reload_locked() {
                         " needs a restart; refusing requests until then");
     }
     last_good_tls_ = next->tls;
-    spdlog::info("web configuration reloaded from {}", *path_);
+    log::info("web configuration reloaded", {{"file", *path_}});
   } catch (const std::exception& e) {
-    spdlog::error("web configuration reload failed, refusing requests with 500: {}", e.what());
+    log::error("web configuration reload failed, refusing requests with 500", {{"err", e.what()}});
     next = std::make_shared<WebState>();
     next->ok = false;
     next->error = e.what();

@@ -90,7 +90,7 @@ cpu0=$(awk -v d="device=\"$host\"" 'index($0, d) && /cpu="0"/ { print $2 }' "$wo
 others=$(awk -v d="device=\"$host\"" 'index($0, d) && /^netif_rx_packets_total/ && !/cpu="0"/ && $2 != 0' "$work/metrics.txt")
 expect "30 datagrams sent from CPU 0: exactly 30 on cpu=\"0\" (got ${cpu0:-none})" test "${cpu0:-0}" = 30
 expect "none counted on another CPU" test -z "$others"
-expect "the exporter's logfmt log" bash -c "'${podman[0]}' --runtime runc --cgroup-manager cgroupfs logs '$container' 2>&1 | grep -q 'level=info msg=\"netif_rx_exporter is ready'"
+expect "the exporter's logfmt log" bash -c "'${podman[0]}' --runtime runc --cgroup-manager cgroupfs logs '$container' 2>&1 | grep -q 'msg=\"netif_rx_exporter is ready\"'"
 size=$("${podman[@]}" image inspect --format '{{.Size}}' "$IMAGE")
 echo "image $IMAGE: $((size / 1024 / 1024)) MiB"
 finish

@@ -59,7 +59,7 @@ expect "READY=1 came from the exporter after its probe was attached" \
   bash -c "journalctl -u $unit -b -o cat | grep -q 'msg=\"netif_rx_exporter is ready'"
 expect "the status line is the exporter's" test "$(prop StatusText)" = serving
 expect "the journal holds logfmt lines" \
-  bash -c "journalctl -u $unit -b -o cat | grep -Eq '^ts=[0-9T:.-]+Z level=info msg=\"starting netif_rx_exporter'"
+  bash -c "journalctl -u $unit -b -o cat | grep -Eq '^ts=[0-9T:.-]+Z level=info source=[^ ]+ msg=\"starting netif_rx_exporter\"'"
 
 # --- exact per-CPU counts for veth traffic
 ns="guest$$"
