@@ -96,7 +96,7 @@ cat "$base" "$work/overlay.cpio" >"$work/initrd.cpio"
 # 5. Boot. systemd powers the guest off when the checks are done.
 echo "booting bookworm's $(basename "$kernel_dir") with systemd as PID 1 under qemu (tcg)"
 started=$(date +%s)
-timeout 420 qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max -m 2048 -smp 2 \
+timeout 900 qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max -m 2048 -smp 2 \
   -nographic -no-reboot -kernel "$kernel_dir/vmlinuz" -initrd "$work/initrd.cpio" \
   -append 'console=ttyS0 panic=-1 rdinit=/lib/systemd/systemd systemd.unit=multi-user.target systemd.show_status=0 quiet' \
   </dev/null >"$work/console.log" 2>&1
