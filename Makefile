@@ -14,6 +14,7 @@ PREFIX         ?= /usr/local
 DESTDIR        ?=
 
 FUZZ_SECONDS   ?= 300
+DEB_DIR        ?= build/deb
 
 # Where ccache is installed (install-deps installs it), every build of the tree
 # goes through it; paths are taken relative to the tree, so another checkout
@@ -25,7 +26,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 endif
 
-.PHONY: all deps build run test test-build unit tidy format format-check bench stress fuzz install clean
+.PHONY: all deps build run test test-build unit tidy format format-check bench stress fuzz install deb image clean
 
 all: build
 
@@ -89,6 +90,17 @@ format-check: deps
 # example configuration.
 install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
+
+# The Debian package, with dpkg-buildpackage and debhelper (debian/), checked by
+# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb.
+deb: deps
+	@bash scripts/build-deb.sh $(DEB_DIR)
+
+# The OCI image from packaging/container/Containerfile with podman, on a base
+# built from Debian's archive (no registry): localhost/netif-rx-exporter:<version>
+# and :latest.
+image: deps
+	@bash scripts/build-image.sh
 
 clean:
 	rm -rf $(BUILD_DIR)

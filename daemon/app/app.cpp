@@ -23,6 +23,7 @@
 #include "probe/probe.h"
 #include "util/log.h"
 #include "web/http_server.h"
+#include "web/systemd_socket.h"
 
 namespace netif_rx {
 
@@ -70,7 +71,12 @@ App::~App() { stop(); }
 void App::start() {
   // Flags are checked before anything is loaded.
   std::vector<ListenAddress> addresses;
-  for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
+  std::vector<UniqueFd> systemd_sockets;
+  if (cli_.systemd_socket) {
+    systemd_sockets = take_systemd_sockets();
+  } else {
+    for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
+  }
 
   // First, while the process still has one thread and all its capabilities:
   // enable statistics (always) or fork the helper that samples them.
@@ -111,6 +117,7 @@ void App::start() {
 
   HttpOptions http_options;
   http_options.addresses = std::move(addresses);
+  http_options.systemd_sockets = std::move(systemd_sockets);
   http_options.telemetry_path = cli_.telemetry_path;
   http_options.ready = [this] { return ready(); };
   http_options.web_config_file = cli_.web_config_file;

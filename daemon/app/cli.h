@@ -27,6 +27,7 @@ struct CliOptions {
   std::optional<std::string> config_file;
   std::optional<std::string> web_config_file;
   std::vector<std::string> listen_addresses;  // defaults to {kDefaultListenAddress}
+  bool systemd_socket = false;                // --web.systemd-socket: systemd's sockets instead
   std::string telemetry_path = kDefaultTelemetryPath;
   std::string log_level = "info";
   std::string log_format = "logfmt";
