@@ -11,7 +11,7 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build format format-check bench install clean
+.PHONY: all deps build run test test-build format format-check mixin bench install clean
 
 all: build
 
@@ -33,6 +33,11 @@ test-build: deps
 
 test: test-build format-check
 	@cd $(TEST_BUILD_DIR) && ctest --output-on-failure --no-tests=error
+
+# Regenerates dashboards/*.json and rules/netif_rx_exporter.rules.yml from the jsonnet mixin
+# (mixin/); make test fails while they differ from its rendering.
+mixin: deps
+	@bash mixin/render.sh .
 
 # Not part of make test: the probe's cost against the bpftrace one-liner and an
 # empty program, and the exporter's own costs, in one table (as root).
