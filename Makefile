@@ -48,6 +48,7 @@ bench: deps
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')
+	@jsonnetfmt -i $$(git ls-files '*.jsonnet' '*.libsonnet')
 
 format-check: deps
 	@bash scripts/check-format.sh

@@ -15,7 +15,7 @@ local configure(dashboard, config) =
     if v.name == 'cluster_label' then v { query: config.clusterLabel }
     else if std.member(['cluster', 'job', 'instance', 'device', 'node_job'], v.name) then
       local matchers = if v.name == 'node_job' then config.nodeExporterSelector
-                       else config.netifRxDashboardSelector;
+      else config.netifRxDashboardSelector;
       v {
         definition: withMatchers(super.definition, matchers),
         query+: { query: withMatchers(super.query, matchers) },

@@ -23,10 +23,11 @@ local words(text) =
   local step(acc, i) =
     local c = text[i];
     local inside = if c == '{' && i > 0 && text[i - 1] == '{' then true
-                   else if c == '}' && i > 0 && text[i - 1] == '}' then false
-                   else acc.inside;
+    else if c == '}' && i > 0 && text[i - 1] == '}' then false
+    else acc.inside;
     { inside: inside, chars: acc.chars + [if c == ' ' && acc.inside then glue else c] };
-  local protected = std.join('', std.foldl(step, std.range(0, std.length(text) - 1),
+  local protected = std.join('', std.foldl(step,
+                                           std.range(0, std.length(text) - 1),
                                            { inside: false, chars: [] }).chars);
   [std.strReplace(w, glue, ' ') for w in std.split(protected, ' ')];
 
