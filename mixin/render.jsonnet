@@ -7,7 +7,7 @@ local rulesFile = import 'lib/rules-file.libsonnet';
 function(config={})
   local mixin = (import 'mixin.libsonnet') + { _config+:: config };
   {
-    [name]: std.manifestJsonEx(mixin.grafanaDashboards[name], '  ') + '\n'
+    [name]: std.manifestJsonEx(mixin.grafanaDashboards[name], '  ')
     for name in std.objectFields(mixin.grafanaDashboards)
   } + {
     'netif_rx_exporter.rules.yml': rulesFile.render(mixin.prometheusAlerts, importstr 'alerts/rules-header.txt'),

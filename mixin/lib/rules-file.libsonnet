@@ -95,9 +95,10 @@ local groupLines(group) =
   ]);
 
 {
-  // header: the file's leading comment (lines without '# ').
+  // header: the file's leading comment (lines without '# '). The result has no final newline:
+  // jsonnet -S -m adds it.
   render(alerts, header)::
     std.join('\n', commentLines(header)
                    + ['groups:']
-                   + std.flattenArrays([groupLines(g) for g in alerts.groups])) + '\n',
+                   + std.flattenArrays([groupLines(g) for g in alerts.groups])),
 }
