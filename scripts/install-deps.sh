@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake pkg-config clang llvm clang-format
+  build-essential cmake pkg-config clang llvm clang-format clang-tidy
   # BPF
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries
@@ -20,6 +20,8 @@ packages=(
   jsonnet
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
+  # kernel matrix: Debian kernels booted under qemu with a busybox initramfs
+  qemu-system-x86 busybox-static cpio xz-utils gzip debian-archive-keyring
 )
 
 missing=()

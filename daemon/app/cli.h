@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli_error.h"
+
 namespace netif_rx {
 
 inline constexpr const char* kDefaultListenAddress = ":19100";
@@ -31,12 +33,6 @@ struct CliOptions {
   std::string btf_path = kDefaultBtfPath;
   bool show_version = false;
   bool show_help = false;
-};
-
-// A flag that can't be used; what() is one line saying which and why.
-class CliError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Parses argv (without argv[0]). Throws CliError.

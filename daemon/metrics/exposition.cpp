@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "metrics/metric_family.h"
+
 namespace netif_rx {
 namespace {
 
@@ -10,18 +12,7 @@ using prometheus::MetricFamily;
 using prometheus::MetricType;
 
 MetricFamily counter_family(std::string name, std::string help) {
-  MetricFamily family;
-  family.name = std::move(name);
-  family.help = std::move(help);
-  family.type = MetricType::Counter;
-  return family;
-}
-
-ClientMetric counter(std::vector<ClientMetric::Label> labels, std::uint64_t value) {
-  ClientMetric metric;
-  metric.label = std::move(labels);
-  metric.counter.value = static_cast<double>(value);
-  return metric;
+  return metric_family(std::move(name), std::move(help), MetricType::Counter);
 }
 
 // Labels in a fixed order: cpu, device, netns (alphabetical, as Prometheus
@@ -66,9 +57,9 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
         const netif_rx_counters value =
             cpu < device.per_cpu.size() ? device.per_cpu[cpu] : netif_rx_counters{};
         packets.metric.push_back(
-            counter(labels(&cpu_names[i], &device.name, netns_label), value.packets));
+            counter_sample(labels(&cpu_names[i], &device.name, netns_label), value.packets));
         bytes.metric.push_back(
-            counter(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
+            counter_sample(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
       }
     } else {
       netif_rx_counters sum{};
@@ -77,8 +68,9 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
         sum.packets += device.per_cpu[cpu].packets;
         sum.bytes += device.per_cpu[cpu].bytes;
       }
-      packets.metric.push_back(counter(labels(nullptr, &device.name, netns_label), sum.packets));
-      bytes.metric.push_back(counter(labels(nullptr, &device.name, netns_label), sum.bytes));
+      packets.metric.push_back(
+          counter_sample(labels(nullptr, &device.name, netns_label), sum.packets));
+      bytes.metric.push_back(counter_sample(labels(nullptr, &device.name, netns_label), sum.bytes));
     }
   }
 
@@ -87,14 +79,14 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
       const unsigned cpu = snapshot.cpus[i];
       const std::uint64_t value =
           cpu < snapshot.untracked_per_cpu.size() ? snapshot.untracked_per_cpu[cpu].packets : 0;
-      untracked.metric.push_back(counter(labels(&cpu_names[i], nullptr, nullptr), value));
+      untracked.metric.push_back(counter_sample(labels(&cpu_names[i], nullptr, nullptr), value));
     }
   } else {
     std::uint64_t sum = 0;
     for (unsigned cpu : snapshot.cpus) {
       if (cpu < snapshot.untracked_per_cpu.size()) sum += snapshot.untracked_per_cpu[cpu].packets;
     }
-    untracked.metric.push_back(counter({}, sum));
+    untracked.metric.push_back(counter_sample({}, sum));
   }
 
   std::vector<MetricFamily> families;

@@ -2,12 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "devices/link_watcher.h"
 #include "devices/netns.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poller.h"
+#include "pipeline/removed_devices.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"
@@ -30,22 +32,24 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
 
   CountingPipeline pipeline;
-  ProbeOptions probe_options;
-  probe_options.host_netns_inum = *host_netns;
-  probe_options.count_all_namespaces = config.namespaces == NamespaceMode::all;
-  probe_options.max_devices = config.max_devices;
-  probe_options.attach = config.attach;
-  probe_options.btf_path = btf_path;
-  pipeline.probe = Probe::load(probe_options);
+  pipeline.probe = Probe::load(probe_options_for(config, *host_netns, btf_path));
 
   MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 
   // Devices of this namespace: names from rtnetlink, map entries deleted as
-  // soon as the device is gone.
+  // soon as the device is gone. Where the kernel refuses bpf(2) to the
+  // watcher's thread (it holds no capability; before 5.19 with
+  // kernel.unprivileged_bpf_disabled set), the next poll deletes them, on the
+  // polling thread.
+  auto removed = std::make_shared<RemovedDevices>();
   LinkWatcherOptions link_options;
-  link_options.on_removed = [&metrics, eraser = reader,
+  link_options.on_removed = [&metrics, removed, eraser = reader,
                              netns = *host_netns](std::uint32_t ifindex) mutable {
     for (const auto& error : eraser.delete_device({netns, ifindex})) {
+      if (error.error == EPERM) {
+        removed->push(ifindex);
+        return;
+      }
       log::warn("deleting the entries of a removed device failed", {{"err", error.describe()}});
       metrics.count_poll_error("map_delete");
     }
@@ -66,6 +70,7 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   LinkWatcher* links = pipeline.links.get();
   pipeline.poller = std::make_unique<Poller>(
       std::move(reader), poller_options, [links] { return links->view(); }, store, metrics);
+  pipeline.poller->set_removed_devices(std::move(removed));
   return pipeline;
 }
 

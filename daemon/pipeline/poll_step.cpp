@@ -32,15 +32,20 @@ void PollStep::reconfigure(DeviceFilterConfig devices, Milliseconds stale_after)
 PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::time_point now) {
   PollResult result;
   result.snapshot.untracked_per_cpu = std::move(contents.untracked_per_cpu);
+  // The merge of the two layouts: the hash's entries, then the array's.
+  const std::size_t hash_entries = contents.device_counters.size();
+  for (auto& device : contents.host_slots) contents.device_counters.push_back(std::move(device));
+  contents.host_slots.clear();
   result.snapshot.devices.reserve(contents.device_counters.size());
-  std::size_t deleted = 0;
-  for (auto& device : contents.device_counters) {
+  std::size_t deleted = 0;  // hash entries to delete
+  for (std::size_t i = 0; i < contents.device_counters.size(); ++i) {
+    auto& device = contents.device_counters[i];
     Named named = device.key.netns_inum == options_.host_netns_inum
                       ? name_host_device(device, links)
                       : name_other_device(device, contents.device_names, now);
     if (named.deletion) {
       result.deletions.push_back(std::move(*named.deletion));
-      ++deleted;
+      if (i < hash_entries) ++deleted;
     }
     if (named.error) result.errors.push_back(std::move(*named.error));
     if (!named.name || !filter_.exported(*named.name)) continue;
@@ -56,7 +61,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
                      std::tie(b.name, b.key.netns_inum, b.key.ifindex);
             });
   warn_untracked(result, now);
-  result.device_entries = contents.device_counters.size() - deleted;
+  result.device_entries = hash_entries - deleted;
   return result;
 }
 

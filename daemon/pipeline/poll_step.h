@@ -32,7 +32,10 @@ struct PollStepOptions {
 
 // What the poll read from the probe's maps, as plain data.
 struct MapContents {
-  std::vector<DeviceCounters> device_counters;
+  std::vector<DeviceCounters> device_counters;  // the hash: other namespaces, large ifindexes
+  // The own namespace's array slots that counted packets (MapReader::
+  // read_host_slots), keyed like the hash; an ifindex is in one or the other.
+  std::vector<DeviceCounters> host_slots;
   DeviceNames device_names;  // namespaces: all only (empty otherwise)
   std::vector<netif_rx_counters> untracked_per_cpu;
 };
@@ -78,7 +81,7 @@ struct PollResult {
   std::vector<MapDeletion> deletions;
   std::vector<PollError> errors;
   std::vector<std::string> warnings;  // logged only
-  std::size_t device_entries = 0;     // counters entries left once the deletions are done
+  std::size_t device_entries = 0;     // hash entries left once the deletions are done
 };
 
 class PollStep {

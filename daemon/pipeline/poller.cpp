@@ -43,7 +43,9 @@ bool Poller::poll_once() {
   bool ok = true;
   HostLinks links;
   links.before = host_links_();
-  auto contents = read_maps(ok);
+  // After the first view: a removal it reflects is deleted before the read.
+  delete_removed_devices(ok);
+  auto contents = read_maps(links.before, ok);
   if (!contents) return false;
   links.after = host_links_();
   if (options_.namespaces == NamespaceMode::all) {
@@ -82,14 +84,22 @@ void Poller::apply_pending_reload() {
   step_.reconfigure(std::move(reloaded->devices), reloaded->stale_after);
 }
 
-std::optional<MapContents> Poller::read_maps(bool& ok) {
+std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
   auto counters = reader_.read_device_counters();
   report(counters.errors, "map_read", ok);
+  // The array slots of the devices the view knows: a device not in it yet is
+  // read at the next poll (the step would not name it anyway).
+  std::vector<std::uint32_t> ifindexes;
+  ifindexes.reserve(links.size());
+  for (const auto& [ifindex, info] : links) ifindexes.push_back(ifindex);
+  auto host_slots = reader_.read_host_slots(ifindexes);
+  report(host_slots.errors, "map_read", ok);
   auto untracked = reader_.read_untracked();
   report(untracked.errors, "map_read", ok);
-  if (!counters.ok() || !untracked.ok()) return std::nullopt;
+  if (!counters.ok() || !host_slots.ok() || !untracked.ok()) return std::nullopt;
   MapContents contents;
   contents.device_counters = std::move(counters.value);
+  contents.host_slots = std::move(host_slots.value);
   contents.untracked_per_cpu = std::move(untracked.value);
   return contents;
 }
@@ -102,6 +112,13 @@ void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok
     report(deletion.scope == MapDeletion::Scope::device ? reader_.delete_device(deletion.key)
                                                         : reader_.delete_name(deletion.key),
            "map_delete", ok);
+  }
+}
+
+void Poller::delete_removed_devices(bool& ok) {
+  if (!removed_) return;
+  for (std::uint32_t ifindex : removed_->take()) {
+    report(reader_.delete_device({options_.host_netns_inum, ifindex}), "map_delete", ok);
   }
 }
 
@@ -128,7 +145,10 @@ void Poller::finish(bool ok, std::chrono::steady_clock::time_point started) {
 void Poller::start() {
   std::lock_guard lock(mutex_);
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    if (on_thread_start_) on_thread_start_();
+    run();
+  });
 }
 
 void Poller::stop() {

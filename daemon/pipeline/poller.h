@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "devices/link_table.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poll_step.h"
+#include "pipeline/removed_devices.h"
 #include "pipeline/snapshot_store.h"
 #include "probe/map_reader.h"
 
@@ -51,6 +53,16 @@ class Poller {
   // Called after every successful poll, on the polling thread (the systemd
   // watchdog ping: a stuck poller stops it). Set before start().
   void set_after_success(std::function<void()> callback) { after_success_ = std::move(callback); }
+  // Called first on the polling thread when it starts (naming the thread and
+  // telling who keeps capabilities). Set before start().
+  void set_on_thread_start(std::function<void()> callback) {
+    on_thread_start_ = std::move(callback);
+  }
+  // Devices of this namespace gone since the last poll: their entries are
+  // deleted by the next poll, after it took its first view of the links.
+  void set_removed_devices(std::shared_ptr<RemovedDevices> removed) {
+    removed_ = std::move(removed);
+  }
   // Applies a new interval from the next wait on (configuration reload).
   void set_interval(Milliseconds interval);
   // Applies new device filters and stale_after from the next poll on, on the
@@ -65,14 +77,17 @@ class Poller {
   void apply_pending_reload();
   // Reads the maps, reporting each error; nullopt when the counters could
   // not be read (nothing to publish).
-  std::optional<MapContents> read_maps(bool& ok);
+  std::optional<MapContents> read_maps(const LinkView& links, bool& ok);
   void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
+  void delete_removed_devices(bool& ok);
   void report(const std::vector<MapReadError>& errors, const char* reason, bool& ok);
   void finish(bool ok, std::chrono::steady_clock::time_point started);
 
   MapReader reader_;
   PollerOptions options_;
   std::function<void()> after_success_;
+  std::function<void()> on_thread_start_;
+  std::shared_ptr<RemovedDevices> removed_;
   LinkViewSource host_links_;
   PollStep step_;
   BpfStatsSource bpf_stats_;

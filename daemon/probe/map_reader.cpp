@@ -1,5 +1,6 @@
 #include "probe/map_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unordered_set>
@@ -10,7 +11,7 @@ namespace {
 constexpr std::uint32_t kInitialBatch = 256;
 
 bool batch_unsupported(int error) {
-  return error == EINVAL || error == ENOTSUP || error == EOPNOTSUPP || error == ENOSYS;
+  return error == EINVAL || error == EOPNOTSUPP || error == ENOSYS;  // ENOTSUP is EOPNOTSUPP
 }
 
 // The keys of a hash map, each once: get_next_key restarts from the first
@@ -111,6 +112,28 @@ MapRead<DeviceNames> MapReader::read_device_names() {
   return result;
 }
 
+MapRead<std::vector<DeviceCounters>> MapReader::read_host_slots(
+    const std::vector<std::uint32_t>& ifindexes) {
+  MapRead<std::vector<DeviceCounters>> result;
+  for (const std::uint32_t ifindex : ifindexes) {
+    const netif_rx_device_key key{maps_.host_netns_inum, ifindex};
+    if (!in_host_array(key) || ifindex == 0) continue;
+    DeviceCounters device;
+    device.key = key;
+    device.per_cpu.resize(possible_cpus_);
+    if (const int err = maps_.host_counters->lookup(&ifindex, device.per_cpu.data()); err != 0) {
+      result.errors.push_back(maps_.host_counters->error("lookup_elem", err));
+      continue;
+    }
+    // A slot without packets is a device that received nothing yet: like a
+    // device without an entry in the hash.
+    const bool counted = std::any_of(device.per_cpu.begin(), device.per_cpu.end(),
+                                     [](const netif_rx_counters& c) { return c.packets != 0; });
+    if (counted) result.value.push_back(std::move(device));
+  }
+  return result;
+}
+
 MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
@@ -122,6 +145,14 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
 
 std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
+  if (in_host_array(key)) {
+    // An array slot cannot be deleted: zero it. The probe never writes the
+    // hash for this key, so there is nothing else to remove.
+    const std::vector<netif_rx_counters> zeros(possible_cpus_);
+    if (const int err = maps_.host_counters->update(&key.ifindex, zeros.data()); err != 0)
+      errors.push_back(maps_.host_counters->error("update_elem", err));
+    return errors;
+  }
   // The name first: the probe writes it after creating the counters entry,
   // so whichever entry the probe re-creates meanwhile keeps its name.
   remove_key(*maps_.device_names, key, errors);

@@ -16,6 +16,7 @@
 #include "top/top_rate_table.h"
 #include "top/top_source.h"
 #include "top/top_terminal.h"
+#include "util/signals.h"
 
 namespace netif_rx {
 namespace {
@@ -129,24 +130,16 @@ int run_top(const CliOptions& cli) {
     return 0;
   }
   Config config;
-  if (options.config_file) {
-    try {
-      config = load_config_file(*options.config_file);
-    } catch (const ConfigError& e) {
-      return fail("invalid configuration: " + std::string(e.what()));
-    }
+  try {
+    config = load_config(options.config_file);
+  } catch (const ConfigError& e) {
+    return fail("invalid configuration: " + std::string(e.what()));
   }
   // The exporter's progress messages would only clutter the view.
   spdlog::set_level(spdlog::level::warn);
 
   // 2. Signals are waited for with sigtimedwait between readings.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGWINCH);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  const sigset_t signals = block_signals_for_waiting({SIGINT, SIGTERM, SIGWINCH});
 
   // 3. The source: a running exporter, or the probe, loaded as the daemon does.
   try {

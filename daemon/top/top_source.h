@@ -8,14 +8,9 @@
 
 #include "config/config.h"
 #include "top/top_reading.h"
+#include "top/top_source_error.h"
 
 namespace netif_rx {
-
-// A reading failed; what() is one line. Loading the probe throws ProbeError.
-class TopSourceError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class TopSource {
  public:

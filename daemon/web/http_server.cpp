@@ -176,6 +176,4 @@ HttpServer::~HttpServer() {
   waker.join();
 }
 
-std::vector<int> HttpServer::listening_ports() const { return ports_; }
-
 }  // namespace netif_rx

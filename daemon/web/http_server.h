@@ -38,7 +38,6 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  std::vector<int> listening_ports() const;
   // Re-reads --web.config.file now.
   void reload_web_config();
 

@@ -161,6 +161,10 @@ TEST(DeviceChurnTest, FiveHundredPairsComeAndGoWhileTrafficFlows) {
     std::this_thread::sleep_for(kRoundTime - (std::chrono::steady_clock::now() - round_start));
   }
   const auto churn_time = std::chrono::steady_clock::now() - started;
+  // Removed devices never pile up in the export: at any scrape, at most this
+  // round's pairs, the last round's (being removed) and lo.
+  EXPECT_LE(max_exported, static_cast<std::size_t>(2 * per_round + 1));
+  EXPECT_GE(max_exported, static_cast<std::size_t>(per_round)) << "the traffic reached no device";
   // The last round's pairs stay; let traffic reach all of them, then stop it.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   stop_traffic(traffic);
@@ -177,7 +181,7 @@ TEST(DeviceChurnTest, FiveHundredPairsComeAndGoWhileTrafficFlows) {
   EXPECT_EQ(live_names.size(), static_cast<std::size_t>(per_round));
 
   // Map entries: only live devices (lo may have one).
-  const auto keys = keys_in(map_keys(exporter.pid(), "device_counters"), netns_inode(host));
+  const auto keys = keys_in(counted_devices(exporter.pid(), netns_inode(host)), netns_inode(host));
   std::set<int> live_ifindexes;
   for (const auto& [name, ifindex] : live) live_ifindexes.insert(ifindex);
   EXPECT_LE(keys.size(), live.size());

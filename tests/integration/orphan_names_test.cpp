@@ -11,6 +11,7 @@
 
 #include "bpf_maps.h"
 #include "exporter_process.h"
+#include "test_network.h"
 
 namespace netif_rx::test {
 namespace {
@@ -26,11 +27,17 @@ TEST(OrphanNamesTest, ANameWithoutCountersIsSweptAndLiveNamesStay) {
   ExporterProcess exporter("poll_interval: 100ms\nnamespaces: all\n");
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
 
-  // Scrapes cross lo: its counters entry and name exist after a few polls.
-  for (int i = 0; i < 5; ++i) exporter.scrape();
+  // A device of another namespace (the exporter's own are counted in the
+  // array, without a recorded name): its counters entry and name exist after
+  // a few polls.
+  TestNetwork network("nrx" + std::to_string(::getpid() % 100000) + "o");
+  const std::string a = network.add_namespace("a");
+  const std::string b = network.add_namespace("b");
+  const VethPair pair = network.add_veth_pair("a", a, "b", b, 0);
+  ASSERT_EQ(send_udp(a, 0, pair.b.address, 10, 100), 10);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto names_before = map_keys(exporter.pid(), "device_names");
-  ASSERT_FALSE(names_before.empty()) << "no name recorded for lo";
+  ASSERT_FALSE(names_before.empty()) << "no name recorded for " << pair.b.name;
 
   const netif_rx_device_key orphan{1, 999999};  // no namespace has inode 1
   ASSERT_TRUE(put_device_name(exporter.pid(), orphan, "gone0"));

@@ -20,6 +20,7 @@ fi
 pass "check as root: exit 0"
 for line in '✓ kernel ' '✓ kernel BTF readable at /sys/kernel/btf/vmlinux' \
             '✓ privileges to load and attach' '✓ the probe loads and attaches (tp_btf)' \
+            '✓ the maps can be read as the exporter reads them after startup' \
             '✓ BPF run-time statistics can be enabled' "✓ listen address 127.0.0.1:$port is free"; do
   expect "check as root: '$line'" grep -qF "$line" <<<"$out"
 done

@@ -27,11 +27,26 @@ TEST(Notify, WatchdogIntervalOnlyForThisProcess) {
   EXPECT_FALSE(watchdog_interval_from("abc", nullptr, 42));
 }
 
-TEST(Notify, SilentWithoutASocket) {
-  Notifier notifier;
-  EXPECT_FALSE(notifier.enabled());
-  notifier.ready("serving");  // no crash, nothing to send to
+TEST(Notify, OnlyAUnixSocketPathEnablesIt) {
+  EXPECT_FALSE(Notifier().enabled());
   EXPECT_FALSE(Notifier("relative/path").enabled());
+  EXPECT_FALSE(Notifier("/" + std::string(200, 'x')).enabled());  // longer than sun_path
+  EXPECT_TRUE(Notifier("/run/systemd/notify").enabled());
+  EXPECT_TRUE(Notifier("@abstract").enabled());
+}
+
+TEST(Notify, FollowsTheEnvironment) {
+  ::setenv("NOTIFY_SOCKET", "/run/x/notify", 1);
+  ::setenv("WATCHDOG_USEC", "2000000", 1);
+  ::unsetenv("WATCHDOG_PID");
+  const Notifier from_systemd = Notifier::from_environment();
+  ::unsetenv("NOTIFY_SOCKET");
+  ::unsetenv("WATCHDOG_USEC");
+  EXPECT_TRUE(from_systemd.enabled());
+  EXPECT_EQ(from_systemd.watchdog(), std::chrono::microseconds(2000000));
+  const Notifier outside = Notifier::from_environment();
+  EXPECT_FALSE(outside.enabled());
+  EXPECT_FALSE(outside.watchdog());
 }
 
 TEST(Notify, SendsDatagramsToTheSocket) {

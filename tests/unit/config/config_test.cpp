@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "error_text.h"
 #include "unprivileged.h"
 
 namespace netif_rx {
@@ -34,12 +35,7 @@ std::string describe(const Config& config) {
 
 // The message of the ConfigError that parsing `text` throws, or "" if none.
 std::string error_of(std::string_view text, const std::string& source = "test.yaml") {
-  try {
-    parse_config(text, source);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<ConfigError>([&] { parse_config(text, source); });
 }
 
 constexpr const char* kValidKeys =

@@ -192,3 +192,36 @@ TEST(PollStep, MakesNamesValidLabelValues) {
 
 }  // namespace
 }  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+TEST(PollStepHostArray, MergesTheArraySlotsWithTheHashEntries) {
+  PollStep step(host_options());
+  MapContents contents;
+  // eth0 at ifindex 2 in the array; big0 at ifindex 70000 beyond it, in the hash.
+  contents.device_counters = {device(kHost, 70000, 3)};
+  contents.host_slots = {device(kHost, 2, 5), device(kHost, 1, 7)};
+  const auto result = step.run(
+      contents, steady_links({{1, {"lo", 1}}, {2, {"eth0", 2}}, {70000, {"big0", 3}}}), t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"big0", "eth0", "lo"}));
+  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].packets, 3u);
+  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].packets, 5u);
+  EXPECT_EQ(result.snapshot.devices[2].per_cpu[0].packets, 7u);
+  EXPECT_TRUE(result.deletions.empty());
+  EXPECT_EQ(result.device_entries, 1u);  // the hash's entries only
+}
+
+TEST(PollStepHostArray, ASlotReplacedDuringThePollIsLeftOut) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.host_slots = {device(kHost, 2, 5)};
+  HostLinks links = steady_links({{2, {"eth0", 2}}});
+  links.after = {{2, {"eth1", 9}}};  // deleted and re-created meanwhile
+  const auto result = step.run(contents, links, t0);
+  EXPECT_TRUE(result.snapshot.devices.empty());
+  EXPECT_TRUE(result.deletions.empty());  // the link watcher zeroes the slot
+}
+
+}  // namespace
+}  // namespace netif_rx

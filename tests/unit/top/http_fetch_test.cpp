@@ -2,16 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
 std::string error_of(std::string_view raw) {
-  try {
-    parse_http_response(raw);
-  } catch (const HttpFetchError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<HttpFetchError>([&] { parse_http_response(raw); });
 }
 
 TEST(HttpUrl, Parses) {

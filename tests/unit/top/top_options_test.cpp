@@ -2,16 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
 std::string error_of(const std::vector<std::string>& args) {
-  try {
-    parse_top_options(args);
-  } catch (const CliError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<CliError>([&] { parse_top_options(args); });
 }
 
 TEST(TopOptions, Defaults) {
