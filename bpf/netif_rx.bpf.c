@@ -7,9 +7,11 @@
  * preferred; `netif_rx_tp` (classic tracepoint) is the fallback that the daemon
  * enables at load time on kernels without BTF-typed tracepoints.
  *
- * Hot path: one lookup in a per-CPU hash and two increments. A device's first
- * packet inserts its entry and records its name; if the map is full the packet
- * is counted in `untracked_counters`, so nothing is lost silently.
+ * Hot path: one lookup in a per-CPU hash and two increments, plus the probe's
+ * own total (slot NETIF_RX_SLOT_COUNTED of `untracked_counters`). A device's
+ * first packet records its name (other namespaces) and inserts its entry; if a
+ * map is full the packet is counted as untracked, so nothing is lost silently,
+ * and the device's next packet tries again.
  */
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
@@ -41,28 +43,55 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, NETIF_RX_TOTAL_SLOTS);
 	__type(key, __u32);
 	__type(value, struct netif_rx_counters);
 } untracked_counters SEC(".maps");
 
+static __always_inline void add_to_slot(__u32 slot, __u32 len)
+{
+	struct netif_rx_counters *counters = bpf_map_lookup_elem(&untracked_counters, &slot);
+
+	if (counters) {
+		counters->packets++;
+		counters->bytes += len;
+	}
+}
+
+/* Records the name of a device of another namespace. Returns 1 when this call
+ * inserted it, 0 when it was there already, -1 when the map is full. */
+static __always_inline int record_name(struct netif_rx_device_key *key, struct net_device *dev)
+{
+	struct netif_rx_device_name name = {};
+	long err;
+
+	bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
+	err = bpf_map_update_elem(&device_names, key, &name, BPF_NOEXIST);
+	if (err == 0)
+		return 1;
+	return err == -EEXIST ? 0 : -1;
+}
+
 /* First packet of a device on this CPU: create its entry, or count the packet
- * as untracked when the map is full. Off the hot path. */
+ * as untracked when a map is full (the next packet tries again). Off the hot
+ * path. Devices of another namespace get their name recorded first, so that
+ * no entry ever exists without a name. */
 static __noinline int count_new_device(struct netif_rx_device_key *key, struct net_device *dev,
 				       __u32 len)
 {
 	struct netif_rx_counters first = {.packets = 1, .bytes = len};
 	struct netif_rx_counters *counters;
+	int named = 0;
 	long err;
 
-	err = bpf_map_update_elem(&device_counters, key, &first, BPF_NOEXIST);
-	if (err == 0) {
-		struct netif_rx_device_name name = {};
-
-		bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
-		bpf_map_update_elem(&device_names, key, &name, BPF_ANY);
-		return 0;
+	if (key->netns_inum != host_netns_inum) {
+		named = record_name(key, dev);
+		if (named < 0)
+			goto untracked;
 	}
+	err = bpf_map_update_elem(&device_counters, key, &first, BPF_NOEXIST);
+	if (err == 0)
+		return 0;
 	if (err == -EEXIST) {
 		/* Another CPU created it between our lookup and our insert. */
 		counters = bpf_map_lookup_elem(&device_counters, key);
@@ -72,13 +101,10 @@ static __noinline int count_new_device(struct netif_rx_device_key *key, struct n
 			return 0;
 		}
 	}
-
-	__u32 zero = 0;
-	counters = bpf_map_lookup_elem(&untracked_counters, &zero);
-	if (counters) {
-		counters->packets++;
-		counters->bytes += len;
-	}
+	if (named > 0)
+		bpf_map_delete_elem(&device_names, key); /* no entry to name */
+untracked:
+	add_to_slot(NETIF_RX_SLOT_UNTRACKED, len);
 	return 0;
 }
 
@@ -91,6 +117,8 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 l
 	if (!count_all_namespaces && netns_inum != host_netns_inum)
 		return 0;
 
+	/* The probe's own total, so that "exported + untracked" can be checked. */
+	add_to_slot(NETIF_RX_SLOT_COUNTED, len);
 	counters = bpf_map_lookup_elem(&device_counters, &key);
 	if (counters) {
 		counters->packets++;

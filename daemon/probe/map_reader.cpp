@@ -119,18 +119,25 @@ MapReader::read_device_names() {
   return result;
 }
 
-MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
+MapRead<std::vector<netif_rx_counters>> MapReader::read_total_slot(std::uint32_t slot) {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
-  const std::uint32_t zero = 0;
-  const int rc = bpf_map_lookup_elem(untracked_fd_, &zero, result.value.data());
+  const int rc = bpf_map_lookup_elem(untracked_fd_, &slot, result.value.data());
   if (rc != 0) result.errors.push_back({"untracked_counters", "lookup_elem", last_errno(rc)});
   return result;
 }
 
+MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
+  return read_total_slot(NETIF_RX_SLOT_UNTRACKED);
+}
+
+MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
+  return read_total_slot(NETIF_RX_SLOT_COUNTED);
+}
+
 std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
-  // The name first: the probe writes it after creating the counters entry,
+  // The name first: the probe records it before creating the counters entry,
   // so whichever entry the probe re-creates meanwhile keeps its name.
   const std::pair<int, const char*> maps[] = {{names_fd_, "device_names"},
                                               {counters_fd_, "device_counters"}};

@@ -53,6 +53,8 @@ class MapReader {
   MapRead<std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>> read_device_names();
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
+  // The probe's own total of counted packets (tracked or not), per CPU.
+  MapRead<std::vector<netif_rx_counters>> read_counted();
   // Removes a device from both per-device maps (a missing entry is fine).
   // Uses no state of the reader: safe on a copy, from another thread.
   std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
@@ -64,6 +66,7 @@ class MapReader {
 
  private:
   MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
+  MapRead<std::vector<netif_rx_counters>> read_total_slot(std::uint32_t slot);
 
   int counters_fd_;
   int names_fd_;
