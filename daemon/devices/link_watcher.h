@@ -25,10 +25,10 @@ struct LinkWatcherOptions {
   // Receive buffer of the event socket, in bytes: room for bursts of events
   // (pods starting by the hundred). Tests make it tiny to provoke ENOBUFS.
   int receive_buffer = 4 << 20;
-  // Called, under the watcher's lock, for each device that is gone, after it
-  // left the view: deletes its map entries. A poller that still sees the
-  // device in a view taken after this cannot have read a later device's
-  // counts under its name.
+  // Called, under the watcher's lock, for each device that is gone (a real
+  // deletion or a move to another namespace, never an event about a live
+  // device), after it left the view: queues it for the poller, which deletes
+  // its map entries.
   std::function<void(std::uint32_t ifindex)> on_removed;
   // Called for a failure the watcher recovers from (reason, message).
   std::function<void(const std::string& message)> on_error;

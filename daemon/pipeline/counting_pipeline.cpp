@@ -39,16 +39,11 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   MapReader reader(pipeline.probe->device_counters_fd(), pipeline.probe->device_names_fd(),
                    pipeline.probe->untracked_counters_fd(), pipeline.probe->possible_cpus());
 
-  // Devices of this namespace: names from rtnetlink, map entries deleted as
-  // soon as the device is gone.
+  // Devices of this namespace: names from rtnetlink; a device gone is queued
+  // to the poller, the one thread that changes the maps.
+  auto removals = std::make_shared<RemovalQueue>();
   LinkWatcherOptions link_options;
-  link_options.on_removed = [&metrics, eraser = reader,
-                             netns = *host_netns](std::uint32_t ifindex) mutable {
-    for (const auto& error : eraser.delete_device({netns, ifindex})) {
-      spdlog::warn("deleting the entries of a removed device: {}", error.describe());
-      metrics.count_poll_error("map_delete");
-    }
-  };
+  link_options.on_removed = [removals](std::uint32_t ifindex) { removals->push(ifindex); };
   link_options.on_error = [&metrics](const std::string& message) {
     spdlog::warn("device names: {}", message);
     metrics.count_poll_error("name_resolution");
@@ -64,7 +59,8 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   poller_options.devices = config.devices;
   LinkWatcher* links = pipeline.links.get();
   pipeline.poller = std::make_unique<Poller>(
-      std::move(reader), poller_options, [links] { return links->view(); }, store, metrics);
+      std::move(reader), poller_options, [links] { return links->view(); }, store, metrics,
+      std::move(removals));
   return pipeline;
 }
 

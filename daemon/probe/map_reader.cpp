@@ -127,6 +127,19 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_total_slot(std::uint32_t
   return result;
 }
 
+MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_device_key& key) {
+  MapRead<std::vector<netif_rx_counters>> result;
+  result.value.resize(possible_cpus_);
+  const int rc = bpf_map_lookup_elem(counters_fd_, &key, result.value.data());
+  if (rc != 0) {
+    result.value.clear();
+    if (last_errno(rc) != ENOENT) {
+      result.errors.push_back({"device_counters", "lookup_elem", last_errno(rc)});
+    }
+  }
+  return result;
+}
+
 MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
   return read_total_slot(NETIF_RX_SLOT_UNTRACKED);
 }

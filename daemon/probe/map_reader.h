@@ -55,6 +55,8 @@ class MapReader {
   MapRead<std::vector<netif_rx_counters>> read_untracked();
   // The probe's own total of counted packets (tracked or not), per CPU.
   MapRead<std::vector<netif_rx_counters>> read_counted();
+  // One device's counters; an empty vector when it has no entry.
+  MapRead<std::vector<netif_rx_counters>> read_device(const netif_rx_device_key& key);
   // Removes a device from both per-device maps (a missing entry is fine).
   // Uses no state of the reader: safe on a copy, from another thread.
   std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
