@@ -25,6 +25,7 @@
 #include "probe/bpf_stats.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
+#include "probe/probe_maps.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx::bench {
@@ -90,9 +91,7 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
   // (as the link watcher would provide it: a copy per call).
   auto links = std::make_shared<LinkView>();
   Poller poller(
-      MapReader(probe->device_counters_fd(), probe->device_names_fd(),
-                probe->untracked_counters_fd(), cpus),
-      poller_options, [links] { return *links; }, store, metrics);
+      MapReader(maps_of(*probe), cpus), poller_options, [links] { return *links; }, store, metrics);
   poller.set_bpf_stats_source([reader](std::size_t n) { return reader->read(n); });
 
   std::map<int, Summary> out;

@@ -10,6 +10,7 @@
 #include "pipeline/poller.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
+#include "probe/probe_maps.h"
 
 namespace netif_rx {
 
@@ -36,8 +37,7 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   probe_options.btf_path = btf_path;
   pipeline.probe = Probe::load(probe_options);
 
-  MapReader reader(pipeline.probe->device_counters_fd(), pipeline.probe->device_names_fd(),
-                   pipeline.probe->untracked_counters_fd(), pipeline.probe->possible_cpus());
+  MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 
   // Devices of this namespace: names from rtnetlink; a device gone is queued
   // to the poller, the one thread that changes the maps.

@@ -1,13 +1,7 @@
-// Reads the probe's maps every poll interval, names the devices, and
-// publishes an immutable snapshot. Owns the only thread that touches the
-// kernel's maps after startup: devices the link watcher saw go reach it
-// through a RemovalQueue, and it deletes their entries.
-//
-// Identity: no two series share (netns, name). In the exporter's namespace
-// the kernel's names are unique. In other namespaces the newest entry of a
-// (netns, name) holds the name (first seen by a later poll, or a higher
-// ifindex when seen by the same poll); older ones are removed. Every entry
-// removed from the map adds its last read counts to the removed counters.
+// The shell around PollStep: every poll interval, reads the probe's maps and
+// the links, runs the step, applies its deletions, publishes its snapshot and
+// counts its errors. Owns the only thread that changes the kernel's maps: devices
+// the link watcher saw go reach it through a RemovalQueue.
 #pragma once
 
 #include <chrono>
@@ -18,28 +12,19 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "config/config.h"
-#include "devices/device_filter.h"
 #include "devices/link_table.h"
-#include "devices/stale_tracker.h"
 #include "metrics/self_metrics.h"
+#include "pipeline/poll_step.h"
 #include "pipeline/removal_queue.h"
 #include "pipeline/snapshot_store.h"
-#include "pipeline/untracked_warning.h"
 #include "probe/map_reader.h"
 
 namespace netif_rx {
 
-struct PollerOptions {
+struct PollerOptions : PollStepOptions {
   Milliseconds interval{1000};
-  NamespaceMode namespaces = NamespaceMode::host;
-  std::uint32_t host_netns_inum = 0;
-  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
-  Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
-  DeviceFilterConfig devices;        // which devices are exported
 };
 
 // The current links of the exporter's namespace (LinkWatcher::view).
@@ -51,6 +36,8 @@ using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries
 
 class Poller {
  public:
+  // `removals`: devices of this namespace that are gone (from the link
+  // watcher); the poller wakes for them and deletes their entries.
   Poller(MapReader reader, PollerOptions options, LinkViewSource host_links, SnapshotStore& store,
          SelfMetrics& metrics, std::shared_ptr<RemovalQueue> removals = {});
   ~Poller();
@@ -79,60 +66,24 @@ class Poller {
   std::chrono::steady_clock::time_point last_success() const;
 
  private:
-  using NameMap = std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>;
-  // What one poll read, in the order it read it.
-  struct PollRead {
-    std::vector<netif_rx_counters> counted;
-    std::vector<DeviceCounters> devices;
-    std::vector<netif_rx_counters> untracked;
-    LinkView links_before;
-    LinkView links_after;
-    NameMap names;  // namespaces: all only
-  };
-  // A device's name this poll, or why it has none.
-  struct Naming {
-    enum class Fate { show, hide, remove } fate = Fate::hide;
-    std::string name;
-  };
-
   void run();
-  bool read_maps(PollRead& read, bool& ok);
+  void apply_pending_reload();
   // Deletes the entries of the devices the link watcher saw go, at once (on
   // the polling thread, woken for it), so that a device that gets the same
   // ifindex later starts from zero.
-  void apply_removals();
-  std::vector<DeviceSeries> name_devices(PollRead& read, std::chrono::steady_clock::time_point now,
-                                         bool& ok);
-  Naming name_host_device(std::uint32_t ifindex, const PollRead& read, bool& ok);
-  Naming name_other_device(const DeviceCounters& device, const NameMap& names,
-                           std::chrono::steady_clock::time_point now);
-  // Keeps one series per (netns, name): the newest (see the identity rule).
-  void keep_newest_per_name(std::vector<DeviceSeries>& series);
-  // Deletes a device's entries; its counts go to the removed counters.
-  void remove(const netif_rx_device_key& key, const std::vector<netif_rx_counters>& per_cpu);
-  void warn_untracked(const std::vector<netif_rx_counters>& untracked,
-                      std::chrono::steady_clock::time_point now);
-  // Deletes names that had no counters entry at this poll and the last one:
-  // left over when a device's entry was deleted while the probe was creating
-  // it. Two polls, because the probe records a new device's name just before
-  // its counters, which this poll may have read in between.
-  void sweep_orphan_names(const std::vector<DeviceCounters>& counters, const NameMap& names);
+  void apply_removals(bool& ok);
+  // Reads the maps, reporting each error; nullopt when the counters could
+  // not be read (nothing to publish).
+  std::optional<MapContents> read_maps(bool& ok);
+  void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
+  void report(const std::vector<MapReadError>& errors, const char* reason, bool& ok);
+  void finish(bool ok, std::chrono::steady_clock::time_point started);
 
   MapReader reader_;
   PollerOptions options_;
   std::function<void()> after_success_;
   LinkViewSource host_links_;
-  CachedDeviceFilter filter_;
-  StaleTracker stale_;
-  UntrackedWarning untracked_warning_;
-  // namespaces: all: names recorded without a counters entry at the last poll.
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
-  // namespaces: all: entries without a name at the last poll.
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
-  // The poll that first read each entry (the identity rule's "newest").
-  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> first_seen_;
-  std::uint64_t polls_ = 0;
-  std::vector<netif_rx_counters> removed_per_cpu_;  // accumulated by remove()
+  PollStep step_;
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;

@@ -1,7 +1,5 @@
 #include "probe/map_reader.h"
 
-#include <bpf/bpf.h>
-
 #include <cerrno>
 #include <cstring>
 #include <unordered_set>
@@ -11,24 +9,41 @@ namespace {
 
 constexpr std::uint32_t kInitialBatch = 256;
 
-int last_errno(int result) { return result < 0 ? -result : errno; }
+bool batch_unsupported(int error) {
+  return error == EINVAL || error == ENOTSUP || error == EOPNOTSUPP || error == ENOSYS;
+}
+
+// The keys of a hash map, each once: get_next_key restarts from the first
+// key when the current one was deleted meanwhile.
+std::vector<netif_rx_device_key> keys_of(BpfMap& map) {
+  std::vector<netif_rx_device_key> keys;
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> seen;
+  netif_rx_device_key key{};
+  netif_rx_device_key next{};
+  bool first = true;
+  while (map.next_key(first ? nullptr : &key, &next) == 0) {
+    first = false;
+    key = next;
+    if (seen.insert(key).second) keys.push_back(key);
+  }
+  return keys;
+}
+
+// Removes `key` from `map`; a missing entry is fine.
+void remove_key(BpfMap& map, const netif_rx_device_key& key, std::vector<MapReadError>& errors) {
+  const int error = map.remove(&key);
+  if (error != 0 && error != ENOENT) errors.push_back(map.error("delete_elem", error));
+}
 
 }  // namespace
 
-std::string MapReadError::describe() const {
-  return "map " + map + ": " + operation + " failed: " + std::strerror(error);
-}
-
-MapReader::MapReader(int device_counters_fd, int device_names_fd, int untracked_fd,
-                     unsigned possible_cpus)
-    : counters_fd_(device_counters_fd),
-      names_fd_(device_names_fd),
-      untracked_fd_(untracked_fd),
-      possible_cpus_(possible_cpus) {}
+MapReader::MapReader(ProbeMaps maps, unsigned possible_cpus)
+    : maps_(std::move(maps)), possible_cpus_(possible_cpus) {}
 
 MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
   if (!batch_supported_) return read_counters_one_by_one();
 
+  BpfMap& map = *maps_.device_counters;
   MapRead<std::vector<DeviceCounters>> result;
   std::uint32_t batch_size = kInitialBatch;
   std::vector<netif_rx_device_key> keys;
@@ -36,85 +51,62 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
   std::uint64_t in_token = 0;
   std::uint64_t out_token = 0;
   bool first = true;
-
-  LIBBPF_OPTS(bpf_map_batch_opts, opts);
   while (true) {
     keys.resize(batch_size);
     values.resize(static_cast<std::size_t>(batch_size) * possible_cpus_);
     std::uint32_t count = batch_size;
-    const int rc = bpf_map_lookup_batch(counters_fd_, first ? nullptr : &in_token, &out_token,
-                                        keys.data(), values.data(), &count, &opts);
-    const int err = rc == 0 ? 0 : last_errno(rc);
-    if (rc != 0 && err == ENOSPC) {
+    const int err = map.lookup_batch(first ? nullptr : &in_token, &out_token, keys.data(),
+                                     values.data(), &count);
+    if (err == ENOSPC) {
       // A hash bucket holds more entries than the batch: retry it larger.
       batch_size *= 2;
       continue;
     }
-    if (rc != 0 && err != ENOENT) {
-      if (first && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP || err == ENOSYS)) {
+    if (err != 0 && err != ENOENT) {
+      if (first && batch_unsupported(err)) {
         batch_supported_ = false;  // kernel without batch ops for this map
         return read_counters_one_by_one();
       }
-      result.errors.push_back({"device_counters", "lookup_batch", err});
+      result.errors.push_back(map.error("lookup_batch", err));
       return result;
     }
     for (std::uint32_t i = 0; i < count; ++i) {
-      DeviceCounters device;
-      device.key = keys[i];
       const auto* first_value = values.data() + static_cast<std::size_t>(i) * possible_cpus_;
-      device.per_cpu.assign(first_value, first_value + possible_cpus_);
-      result.value.push_back(std::move(device));
+      result.value.push_back({keys[i], {first_value, first_value + possible_cpus_}});
     }
-    if (rc != 0) break;  // ENOENT: that was the last batch
+    if (err != 0) break;  // ENOENT: that was the last batch
     in_token = out_token;
     first = false;
   }
-  last_device_count_ = result.value.size();
   return result;
 }
 
 MapRead<std::vector<DeviceCounters>> MapReader::read_counters_one_by_one() {
+  BpfMap& map = *maps_.device_counters;
   MapRead<std::vector<DeviceCounters>> result;
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> seen;
-  netif_rx_device_key key{};
-  netif_rx_device_key next{};
-  bool first = true;
-  while (bpf_map_get_next_key(counters_fd_, first ? nullptr : &key, &next) == 0) {
-    first = false;
-    key = next;
-    if (!seen.insert(key).second) continue;  // iteration restarted after a deletion
-    DeviceCounters device;
-    device.key = key;
-    device.per_cpu.resize(possible_cpus_);
-    const int rc = bpf_map_lookup_elem(counters_fd_, &key, device.per_cpu.data());
-    if (rc != 0) {
-      const int err = last_errno(rc);
-      if (err != ENOENT) result.errors.push_back({"device_counters", "lookup_elem", err});
-      continue;
+  for (const auto& key : keys_of(map)) {
+    DeviceCounters device{key, std::vector<netif_rx_counters>(possible_cpus_)};
+    const int err = map.lookup(&key, device.per_cpu.data());
+    if (err == 0) {
+      result.value.push_back(std::move(device));
+    } else if (err != ENOENT) {  // ENOENT: deleted since
+      result.errors.push_back(map.error("lookup_elem", err));
     }
-    result.value.push_back(std::move(device));
   }
-  last_device_count_ = result.value.size();
   return result;
 }
 
-MapRead<std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>>
-MapReader::read_device_names() {
-  MapRead<std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>> result;
-  netif_rx_device_key key{};
-  netif_rx_device_key next{};
-  bool first = true;
-  while (bpf_map_get_next_key(names_fd_, first ? nullptr : &key, &next) == 0) {
-    first = false;
-    key = next;
+MapRead<DeviceNames> MapReader::read_device_names() {
+  BpfMap& map = *maps_.device_names;
+  MapRead<DeviceNames> result;
+  for (const auto& key : keys_of(map)) {
     netif_rx_device_name name{};
-    const int rc = bpf_map_lookup_elem(names_fd_, &key, &name);
-    if (rc != 0) {
-      const int err = last_errno(rc);
-      if (err != ENOENT) result.errors.push_back({"device_names", "lookup_elem", err});
-      continue;
+    const int err = map.lookup(&key, &name);
+    if (err == 0) {
+      result.value[key] = std::string(name.name, strnlen(name.name, sizeof name.name));
+    } else if (err != ENOENT) {
+      result.errors.push_back(map.error("lookup_elem", err));
     }
-    result.value[key] = std::string(name.name, strnlen(name.name, sizeof name.name));
   }
   return result;
 }
@@ -122,21 +114,8 @@ MapReader::read_device_names() {
 MapRead<std::vector<netif_rx_counters>> MapReader::read_total_slot(std::uint32_t slot) {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
-  const int rc = bpf_map_lookup_elem(untracked_fd_, &slot, result.value.data());
-  if (rc != 0) result.errors.push_back({"untracked_counters", "lookup_elem", last_errno(rc)});
-  return result;
-}
-
-MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_device_key& key) {
-  MapRead<std::vector<netif_rx_counters>> result;
-  result.value.resize(possible_cpus_);
-  const int rc = bpf_map_lookup_elem(counters_fd_, &key, result.value.data());
-  if (rc != 0) {
-    result.value.clear();
-    if (last_errno(rc) != ENOENT) {
-      result.errors.push_back({"device_counters", "lookup_elem", last_errno(rc)});
-    }
-  }
+  const int err = maps_.untracked_counters->lookup(&slot, result.value.data());
+  if (err != 0) result.errors.push_back(maps_.untracked_counters->error("lookup_elem", err));
   return result;
 }
 
@@ -148,30 +127,29 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
   return read_total_slot(NETIF_RX_SLOT_COUNTED);
 }
 
+MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_device_key& key) {
+  MapRead<std::vector<netif_rx_counters>> result;
+  result.value.resize(possible_cpus_);
+  const int err = maps_.device_counters->lookup(&key, result.value.data());
+  if (err != 0) {
+    result.value.clear();
+    if (err != ENOENT) result.errors.push_back(maps_.device_counters->error("lookup_elem", err));
+  }
+  return result;
+}
+
 std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
   // The name first: the probe records it before creating the counters entry,
   // so whichever entry the probe re-creates meanwhile keeps its name.
-  const std::pair<int, const char*> maps[] = {{names_fd_, "device_names"},
-                                              {counters_fd_, "device_counters"}};
-  for (const auto& [fd, name] : maps) {
-    const int rc = bpf_map_delete_elem(fd, &key);
-    if (rc != 0 && last_errno(rc) != ENOENT)
-      errors.push_back({name, "delete_elem", last_errno(rc)});
-  }
+  remove_key(*maps_.device_names, key, errors);
+  remove_key(*maps_.device_counters, key, errors);
   return errors;
 }
 
-}  // namespace netif_rx
-
-namespace netif_rx {
-
 std::vector<MapReadError> MapReader::delete_name(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
-  const int rc = bpf_map_delete_elem(names_fd_, &key);
-  if (rc != 0 && last_errno(rc) != ENOENT) {
-    errors.push_back({"device_names", "delete_elem", last_errno(rc)});
-  }
+  remove_key(*maps_.device_names, key, errors);
   return errors;
 }
 

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "netif_rx.h"
+#include "probe/bpf_map.h"
+#include "probe/probe_maps.h"
 
 // Global, beside the struct, so that argument-dependent lookup finds it.
 inline bool operator==(const netif_rx_device_key& a, const netif_rx_device_key& b) {
@@ -28,12 +31,7 @@ struct DeviceCounters {
   std::vector<netif_rx_counters> per_cpu;
 };
 
-struct MapReadError {
-  std::string map;        // e.g. "device_counters"
-  std::string operation;  // e.g. "lookup_batch"
-  int error = 0;          // positive errno
-  std::string describe() const;
-};
+using DeviceNames = std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>;
 
 template <typename T>
 struct MapRead {
@@ -44,13 +42,13 @@ struct MapRead {
 
 class MapReader {
  public:
-  // Borrows the descriptors; `possible_cpus` sizes the per-CPU values.
-  MapReader(int device_counters_fd, int device_names_fd, int untracked_fd, unsigned possible_cpus);
+  // `possible_cpus` sizes the per-CPU values.
+  MapReader(ProbeMaps maps, unsigned possible_cpus);
 
   // Every entry of the per-device map (batch lookup where the kernel has it).
   MapRead<std::vector<DeviceCounters>> read_device_counters();
   // The names the probe recorded, by device.
-  MapRead<std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>> read_device_names();
+  MapRead<DeviceNames> read_device_names();
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
   // The probe's own total of counted packets (tracked or not), per CPU.
@@ -63,19 +61,13 @@ class MapReader {
   // Removes only a recorded name (one whose counters entry is gone).
   std::vector<MapReadError> delete_name(const netif_rx_device_key& key);
 
-  // Entries in the per-device map at the last read.
-  std::size_t last_device_count() const { return last_device_count_; }
-
  private:
   MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
   MapRead<std::vector<netif_rx_counters>> read_total_slot(std::uint32_t slot);
 
-  int counters_fd_;
-  int names_fd_;
-  int untracked_fd_;
+  ProbeMaps maps_;
   unsigned possible_cpus_;
   bool batch_supported_ = true;
-  std::size_t last_device_count_ = 0;
 };
 
 }  // namespace netif_rx

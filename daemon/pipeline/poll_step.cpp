@@ -1,0 +1,187 @@
+#include "pipeline/poll_step.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <tuple>
+
+#include "devices/label_value.h"
+#include "util/duration.h"
+
+namespace netif_rx {
+
+// A device's name for this poll, or why it has none.
+struct PollStep::Named {
+  std::optional<std::string> name;      // nullopt: left out of this snapshot
+  std::optional<MapDeletion> deletion;  // its entries are to be removed
+  std::optional<PollError> error;
+};
+
+PollStep::PollStep(PollStepOptions options)
+    : options_(std::move(options)),
+      filter_(DeviceFilter(options_.devices)),
+      stale_(options_.stale_after) {}
+
+void PollStep::reconfigure(DeviceFilterConfig devices, Milliseconds stale_after) {
+  options_.devices = std::move(devices);
+  options_.stale_after = stale_after;
+  filter_ = CachedDeviceFilter(DeviceFilter(options_.devices));
+  stale_.set_limit(stale_after);
+}
+
+PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::time_point now) {
+  ++polls_;
+  PollResult result;
+  result.snapshot.untracked_per_cpu = std::move(contents.untracked_per_cpu);
+  result.snapshot.counted_per_cpu = std::move(contents.counted_per_cpu);
+  result.snapshot.devices.reserve(contents.device_counters.size());
+  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> seen;
+  seen.reserve(contents.device_counters.size());
+  for (auto& device : contents.device_counters) {
+    Named named = device.key.netns_inum == options_.host_netns_inum
+                      ? name_host_device(device, links)
+                      : name_other_device(device, contents.device_names, now);
+    if (named.error) result.errors.push_back(std::move(*named.error));
+    if (named.deletion) {
+      result.deletions.push_back(std::move(*named.deletion));
+      account_removed(device.key, device.per_cpu);
+      continue;
+    }
+    const auto first = first_seen_.find(device.key);
+    seen.emplace(device.key, first == first_seen_.end() ? polls_ : first->second);
+    if (!named.name || !filter_.exported(*named.name)) continue;
+    // Two names may give one label value (bytes that are not UTF-8).
+    result.snapshot.devices.push_back(
+        {device.key, to_label_value(*named.name), std::move(device.per_cpu)});
+  }
+  first_seen_ = std::move(seen);
+  stale_.end_poll();
+  filter_.forget_unused();
+  keep_newest_per_name(result);
+  if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
+  std::sort(result.snapshot.devices.begin(), result.snapshot.devices.end(),
+            [](const DeviceSeries& a, const DeviceSeries& b) {
+              return std::tie(a.name, a.key.netns_inum, a.key.ifindex) <
+                     std::tie(b.name, b.key.netns_inum, b.key.ifindex);
+            });
+  warn_untracked(result, now);
+  result.snapshot.removed_per_cpu = removed_per_cpu_;
+  result.device_entries = first_seen_.size();
+  return result;
+}
+
+void PollStep::account_removed(const netif_rx_device_key& key,
+                               const std::vector<netif_rx_counters>& per_cpu) {
+  if (removed_per_cpu_.size() < per_cpu.size()) removed_per_cpu_.resize(per_cpu.size());
+  for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
+    removed_per_cpu_[cpu].packets += per_cpu[cpu].packets;
+    removed_per_cpu_[cpu].bytes += per_cpu[cpu].bytes;
+  }
+  stale_.forget(key);
+  unnamed_.erase(key);
+  first_seen_.erase(key);
+}
+
+void PollStep::keep_newest_per_name(PollResult& result) {
+  auto& series = result.snapshot.devices;
+  const auto newest_first = [this](const DeviceSeries& a, const DeviceSeries& b) {
+    const std::uint64_t seen_a = first_seen_.at(a.key);
+    const std::uint64_t seen_b = first_seen_.at(b.key);
+    return std::tie(a.key.netns_inum, a.name, seen_b, b.key.ifindex) <
+           std::tie(b.key.netns_inum, b.name, seen_a, a.key.ifindex);
+  };
+  std::sort(series.begin(), series.end(), newest_first);
+  std::vector<DeviceSeries> kept;
+  kept.reserve(series.size());
+  for (auto& device : series) {
+    if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
+        kept.back().name != device.name) {
+      kept.push_back(std::move(device));
+      continue;
+    }
+    // An older device under a name a newer one holds. In the exporter's
+    // namespace the kernel's names are unique (a rename caught half-way, or
+    // two names with one label value): left out, not removed.
+    if (device.key.netns_inum == options_.host_netns_inum) continue;
+    result.deletions.push_back(
+        {device.key, MapDeletion::Scope::device, device.name + " is a newer device's name"});
+    account_removed(device.key, device.per_cpu);
+  }
+  series = std::move(kept);
+}
+
+PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links) {
+  const auto ifindex = device.key.ifindex;
+  HostName resolved = resolve_host_name(ifindex, links.before, links.after);
+  if (resolved.kind == HostName::Kind::skip) return {};  // next poll shows the right one
+  if (resolved.kind == HostName::Kind::show) return {std::move(resolved.name), {}, {}};
+  // Not in the views (an event not read yet, or lost): ask the kernel.
+  KernelLinkName kernel = links.ask_kernel ? links.ask_kernel(ifindex) : KernelLinkName{};
+  switch (kernel.kind) {
+    case KernelLinkName::Kind::found:
+      return {std::move(kernel.name), {}, {}};
+    case KernelLinkName::Kind::gone:
+      // Deleted since it was counted: forget it, so that a device that later
+      // gets the same ifindex starts from zero.
+      return {{}, MapDeletion{device.key, MapDeletion::Scope::device, "the device is gone"}, {}};
+    case KernelLinkName::Kind::failed:
+      break;
+  }
+  return {{},
+          {},
+          PollError{"name_resolution", "naming ifindex " + std::to_string(ifindex) +
+                                           " failed: " + std::strerror(kernel.error)}};
+}
+
+PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const DeviceNames& names,
+                                            Clock::time_point now) {
+  std::uint64_t packets = 0;
+  for (const auto& cpu : device.per_cpu) packets += cpu.packets;
+  if (stale_.stale(device.key, packets, now)) {
+    return {{},
+            MapDeletion{device.key, MapDeletion::Scope::device,
+                        "no packets for " + format_duration(options_.stale_after)},
+            {}};
+  }
+  const auto found = names.find(device.key);
+  if (found != names.end()) {
+    unnamed_.erase(device.key);
+    return {found->second, {}, {}};
+  }
+  // The probe records the name before creating the entry: a name missing at
+  // two polls was deleted while the entry was re-created. Removing the entry
+  // makes the device's next packet record its name again.
+  if (unnamed_.insert(device.key).second) return {};
+  return {{}, MapDeletion{device.key, MapDeletion::Scope::device, "no name for two polls"}, {}};
+}
+
+void PollStep::sweep_orphan_names(const MapContents& contents, PollResult& result) {
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> counted;
+  counted.reserve(contents.device_counters.size());
+  for (const auto& device : contents.device_counters) counted.insert(device.key);
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphans;
+  for (const auto& [key, name] : contents.device_names) {
+    if (counted.count(key)) continue;
+    if (orphan_names_.count(key)) {
+      result.deletions.push_back(
+          {key, MapDeletion::Scope::name_only, "a name without counters for two polls"});
+    } else {
+      orphans.insert(key);
+    }
+  }
+  orphan_names_ = std::move(orphans);
+}
+
+void PollStep::warn_untracked(PollResult& result, Clock::time_point now) {
+  std::uint64_t total = 0;
+  for (const auto& cpu : result.snapshot.untracked_per_cpu) total += cpu.packets;
+  if (const auto pending = untracked_warning_.update(total, now)) {
+    result.warnings.push_back(
+        "the device map is full (max_devices=" + std::to_string(options_.max_devices) +
+        "): " + std::to_string(*pending) +
+        " packets since the last warning were counted in netif_rx_untracked_packets_total "
+        "without a device; raise max_devices");
+  }
+}
+
+}  // namespace netif_rx

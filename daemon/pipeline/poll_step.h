@@ -1,0 +1,140 @@
+// One poll as a pure step: from what was read (the maps' contents, the links
+// of the exporter's namespace around the read) and the state kept between
+// polls, to the snapshot to publish, the map entries to delete and the
+// problems to report. No syscalls: the Poller reads the kernel, runs the
+// step and applies its result. Runs on the polling thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "config/config.h"
+#include "devices/device_filter.h"
+#include "devices/link_table.h"
+#include "devices/stale_tracker.h"
+#include "pipeline/snapshot.h"
+#include "pipeline/untracked_warning.h"
+#include "probe/map_reader.h"
+
+namespace netif_rx {
+
+struct PollStepOptions {
+  NamespaceMode namespaces = NamespaceMode::host;
+  std::uint32_t host_netns_inum = 0;
+  std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
+  Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
+  DeviceFilterConfig devices;        // which devices are exported
+};
+
+// What the poll read from the probe's maps, as plain data.
+struct MapContents {
+  // The probe's own total, read before the rest: every packet in it is in
+  // what follows (or in an entry removed since).
+  std::vector<netif_rx_counters> counted_per_cpu;
+  std::vector<DeviceCounters> device_counters;
+  DeviceNames device_names;  // namespaces: all only (empty otherwise)
+  std::vector<netif_rx_counters> untracked_per_cpu;
+};
+
+// The kernel's answer for an ifindex the link views did not know.
+struct KernelLinkName {
+  enum class Kind { found, gone, failed };
+  Kind kind = Kind::failed;
+  std::string name;  // found
+  int error = 0;     // failed: errno
+};
+using KernelLinkNameLookup = std::function<KernelLinkName(std::uint32_t ifindex)>;
+
+// The links of the exporter's namespace before and after the map read: a
+// device is shown only if the same device held its ifindex in both (see
+// resolve_host_name), so a count read just before a deletion never appears
+// under a successor's name.
+struct HostLinks {
+  LinkView before;
+  LinkView after;
+  KernelLinkNameLookup ask_kernel;  // for an ifindex in neither view
+};
+
+// An entry the step wants removed from the maps.
+struct MapDeletion {
+  enum class Scope {
+    device,     // counters and name (MapReader::delete_device)
+    name_only,  // a recorded name without counters (MapReader::delete_name)
+  };
+  netif_rx_device_key key{};
+  Scope scope = Scope::device;
+  std::string why;  // for the debug log
+};
+
+// A failure of this poll: logged, counted in netif_rx_poll_errors_total{reason}.
+struct PollError {
+  std::string reason;  // the metric's label, e.g. "name_resolution"
+  std::string message;
+};
+
+struct PollResult {
+  Snapshot snapshot;  // devices and the totals; the shell adds cpus and bpf
+  std::vector<MapDeletion> deletions;
+  std::vector<PollError> errors;
+  std::vector<std::string> warnings;  // logged only
+  std::size_t device_entries = 0;     // counters entries left once the deletions are done
+};
+
+// Identity: no two series share (netns, name). In the exporter's namespace
+// the kernel's names are unique. In other namespaces the newest entry of a
+// (netns, name) holds the name (first read by a later poll; read first by the
+// same poll: the higher ifindex, as the kernel hands them out increasing);
+// older ones are removed. Every entry removed adds its last read counts to the
+// removed counters, so that counted = exported + untracked + removed.
+class PollStep {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit PollStep(PollStepOptions options);
+
+  // New device filters and stale_after (configuration reload).
+  void reconfigure(DeviceFilterConfig devices, Milliseconds stale_after);
+
+  PollResult run(MapContents contents, const HostLinks& links, Clock::time_point now);
+
+  // Counts of an entry removed outside run() (a device the link watcher saw
+  // go), as read just before its deletion.
+  void account_removed(const netif_rx_device_key& key,
+                       const std::vector<netif_rx_counters>& per_cpu);
+
+  const PollStepOptions& options() const { return options_; }
+
+ private:
+  struct Named;
+  Named name_host_device(const DeviceCounters& device, const HostLinks& links);
+  Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
+                          Clock::time_point now);
+  // Keeps one series per (netns, name): the newest (see the identity rule).
+  void keep_newest_per_name(PollResult& result);
+  // Names that had no counters entry at this poll and the last one: left
+  // over when a device's entry was deleted while the probe was creating it.
+  // Two polls, because the probe records a new device's name just before
+  // its counters, which this poll may have read in between.
+  void sweep_orphan_names(const MapContents& contents, PollResult& result);
+  void warn_untracked(PollResult& result, Clock::time_point now);
+
+  PollStepOptions options_;
+  CachedDeviceFilter filter_;
+  StaleTracker stale_;
+  UntrackedWarning untracked_warning_;
+  // namespaces: all: names recorded without a counters entry at the last poll.
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
+  // namespaces: all: entries without a name at the last poll.
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
+  // The poll that first read each entry (the identity rule's "newest").
+  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> first_seen_;
+  std::uint64_t polls_ = 0;
+  std::vector<netif_rx_counters> removed_per_cpu_;  // see account_removed
+};
+
+}  // namespace netif_rx

@@ -1,0 +1,13 @@
+#include "probe/probe_maps.h"
+
+#include "probe/probe.h"
+
+namespace netif_rx {
+
+ProbeMaps maps_of(const Probe& probe) {
+  return {std::make_shared<KernelBpfMap>("device_counters", probe.device_counters_fd()),
+          std::make_shared<KernelBpfMap>("device_names", probe.device_names_fd()),
+          std::make_shared<KernelBpfMap>("untracked_counters", probe.untracked_counters_fd())};
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,194 @@
+#include "pipeline/poll_step.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+namespace netif_rx {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr std::uint32_t kHost = 4026531840;
+constexpr std::uint32_t kOther = 4026532281;
+const PollStep::Clock::time_point t0{};
+
+DeviceCounters device(std::uint32_t netns, std::uint32_t ifindex, std::uint64_t packets) {
+  return {{netns, ifindex}, {netif_rx_counters{packets, packets * 100}, netif_rx_counters{1, 60}}};
+}
+
+PollStepOptions host_options() {
+  PollStepOptions options;
+  options.host_netns_inum = kHost;
+  return options;
+}
+
+PollStepOptions all_options() {
+  PollStepOptions options = host_options();
+  options.namespaces = NamespaceMode::all;
+  options.stale_after = seconds(60);
+  return options;
+}
+
+// The same links before and after the read.
+HostLinks steady_links(LinkView view) {
+  HostLinks links;
+  links.before = view;
+  links.after = std::move(view);
+  links.ask_kernel = [](std::uint32_t ifindex) -> KernelLinkName {
+    ADD_FAILURE() << "asked the kernel about ifindex " << ifindex;
+    return {};
+  };
+  return links;
+}
+
+std::vector<std::string> names_of(const PollResult& result) {
+  std::vector<std::string> names;
+  for (const auto& series : result.snapshot.devices) names.push_back(series.name);
+  return names;
+}
+
+TEST(PollStep, NamesHostDevicesFromTheLinksAndSortsByName) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.device_counters = {device(kHost, 2, 5), device(kHost, 1, 7)};
+  contents.untracked_per_cpu = {{3, 300}, {0, 0}};
+  const auto result = step.run(contents, steady_links({{1, {"lo", 1}}, {2, {"eth0", 2}}}), t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0", "lo"}));
+  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].packets, 7u);
+  EXPECT_EQ(result.snapshot.untracked_per_cpu.size(), 2u);
+  EXPECT_TRUE(result.deletions.empty());
+  EXPECT_TRUE(result.errors.empty());
+  EXPECT_EQ(result.device_entries, 2u);
+}
+
+TEST(PollStep, LeavesOutAnIfindexReusedOrRemovedDuringThePoll) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.device_counters = {device(kHost, 5, 1), device(kHost, 6, 1), device(kHost, 7, 1)};
+  HostLinks links = steady_links({});
+  links.before = {{5, {"old", 1}}, {6, {"gone", 2}}, {7, {"renamed", 3}}};
+  links.after = {{5, {"new", 4}}, {7, {"renamed2", 3}}};  // 5 reused, 6 removed, 7 renamed
+  const auto result = step.run(contents, links, t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"renamed2"}));
+  EXPECT_TRUE(result.deletions.empty());  // the link watcher deletes removed devices
+}
+
+TEST(PollStep, AsksTheKernelAboutAnIfindexNoViewKnows) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.device_counters = {device(kHost, 3, 1), device(kHost, 4, 1), device(kHost, 5, 1)};
+  HostLinks links;
+  links.ask_kernel = [](std::uint32_t ifindex) -> KernelLinkName {
+    if (ifindex == 3) return {KernelLinkName::Kind::found, "late0", 0};
+    if (ifindex == 4) return {KernelLinkName::Kind::gone, {}, ENODEV};
+    return {KernelLinkName::Kind::failed, {}, EMFILE};
+  };
+  const auto result = step.run(contents, links, t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"late0"}));
+  // Deleted since it was counted: its entries go, so a device that later
+  // gets ifindex 4 starts from zero.
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key.ifindex, 4u);
+  EXPECT_EQ(result.deletions[0].scope, MapDeletion::Scope::device);
+  EXPECT_EQ(result.device_entries, 2u);
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_EQ(result.errors[0].reason, "name_resolution");
+  EXPECT_NE(result.errors[0].message.find("naming ifindex 5 failed"), std::string::npos);
+}
+
+TEST(PollStep, NamesOtherNamespacesFromTheRecordedNamesOnceRecorded) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 1), device(kOther, 3, 1)};
+  contents.device_names = {{{kOther, 2}, "veth0"}};  // 3: just created, no name yet
+  const auto result = step.run(contents, steady_links({}), t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"veth0"}));
+  EXPECT_TRUE(result.deletions.empty());
+}
+
+TEST(PollStep, ForgetsDevicesOfOtherNamespacesIdleForStaleAfter) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 10), device(kOther, 3, 10)};
+  contents.device_names = {{{kOther, 2}, "idle"}, {{kOther, 3}, "busy"}};
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0).deletions.empty());
+  contents.device_counters[1] = device(kOther, 3, 11);
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(59)).deletions.empty());
+  const auto result = step.run(contents, steady_links({}), t0 + seconds(61));
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key.ifindex, 2u);
+  EXPECT_EQ(result.deletions[0].why, "no packets for 1m");
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"busy"}));
+  EXPECT_EQ(result.device_entries, 1u);
+  // Back with the same count after its deletion: a new device, a new clock.
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(62)).deletions.empty());
+}
+
+TEST(PollStep, AppliesTheDeviceFiltersToTheRawName) {
+  PollStepOptions options = host_options();
+  options.devices.include = {"eth.*", "lo"};
+  options.devices.exclude = {"eth1"};
+  PollStep step(options);
+  MapContents contents;
+  contents.device_counters = {device(kHost, 1, 1), device(kHost, 2, 1), device(kHost, 3, 1),
+                              device(kHost, 4, 1)};
+  const LinkView view = {{1, {"lo", 1}}, {2, {"eth0", 2}}, {3, {"eth1", 3}}, {4, {"veth9", 4}}};
+  EXPECT_EQ(names_of(step.run(contents, steady_links(view), t0)),
+            (std::vector<std::string>{"eth0", "lo"}));
+  step.reconfigure({{}, {"lo"}}, seconds(60));
+  EXPECT_EQ(names_of(step.run(contents, steady_links(view), t0)),
+            (std::vector<std::string>{"eth0", "eth1", "veth9"}));
+}
+
+TEST(PollStep, DeletesANameLeftWithoutCountersForTwoPolls) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 1)};
+  contents.device_names = {{{kOther, 2}, "veth0"}, {{kOther, 9}, "orphan"}, {{kOther, 8}, "late"}};
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0).deletions.empty());
+  contents.device_counters.push_back(device(kOther, 8, 1));  // its counters came in meanwhile
+  const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key.ifindex, 9u);
+  EXPECT_EQ(result.deletions[0].scope, MapDeletion::Scope::name_only);
+  EXPECT_EQ(result.device_entries, 2u);
+}
+
+TEST(PollStep, NoOrphanSweepForTheHostNamespaceOnly) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.device_names = {{{kOther, 9}, "orphan"}};
+  step.run(contents, steady_links({}), t0);
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(1)).deletions.empty());
+}
+
+TEST(PollStep, WarnsOncePerMinuteWhenPacketsWentUntracked) {
+  PollStepOptions options = host_options();
+  options.max_devices = 64;
+  PollStep step(options);
+  MapContents contents;
+  contents.untracked_per_cpu = {{0, 0}, {0, 0}};
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0).warnings.empty());
+  contents.untracked_per_cpu = {{3, 300}, {4, 400}};
+  const auto first = step.run(contents, steady_links({}), t0 + seconds(1));
+  ASSERT_EQ(first.warnings.size(), 1u);
+  EXPECT_NE(first.warnings[0].find("max_devices=64): 7 packets"), std::string::npos);
+  contents.untracked_per_cpu = {{5, 500}, {4, 400}};
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(30)).warnings.empty());
+  const auto later = step.run(contents, steady_links({}), t0 + seconds(62));
+  ASSERT_EQ(later.warnings.size(), 1u);
+  EXPECT_NE(later.warnings[0].find(": 2 packets"), std::string::npos);
+}
+
+TEST(PollStep, MakesNamesValidLabelValues) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 1)};
+  contents.device_names = {{{kOther, 2}, "bad\xff"}};
+  EXPECT_EQ(names_of(step.run(contents, steady_links({}), t0)),
+            (std::vector<std::string>{"bad\xEF\xBF\xBD"}));
+}
+
+}  // namespace
+}  // namespace netif_rx

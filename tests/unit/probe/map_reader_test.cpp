@@ -1,0 +1,137 @@
+#include "probe/map_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "probe/fake_bpf_map.h"
+
+namespace netif_rx {
+namespace {
+
+using test::FakeBpfMap;
+
+constexpr unsigned kCpus = 3;
+
+struct FakeMaps {
+  std::shared_ptr<FakeBpfMap> counters = std::make_shared<FakeBpfMap>(
+      "device_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<FakeBpfMap> names = std::make_shared<FakeBpfMap>(
+      "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
+  std::shared_ptr<FakeBpfMap> untracked = std::make_shared<FakeBpfMap>(
+      "untracked_counters", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+
+  MapReader reader() { return MapReader(ProbeMaps{counters, names, untracked}, kCpus); }
+
+  void add_device(netif_rx_device_key key, std::uint64_t packets_on_cpu1) {
+    std::vector<netif_rx_counters> values(kCpus);
+    values[1].packets = packets_on_cpu1;
+    counters->put_array(key, values);
+  }
+  void add_name(netif_rx_device_key key, const char* name) {
+    netif_rx_device_name value{};
+    std::strncpy(value.name, name, sizeof value.name - 1);
+    names->put(key, value);
+  }
+};
+
+TEST(MapReader, ReadsEveryDeviceInBatchesOfAnySize) {
+  FakeMaps maps;
+  for (std::uint32_t i = 1; i <= 600; ++i) maps.add_device({7, i}, i);
+  maps.counters->batch_limit = 100;
+  auto reader = maps.reader();
+  const auto read = reader.read_device_counters();
+  ASSERT_TRUE(read.ok());
+  ASSERT_EQ(read.value.size(), 600u);
+  for (const auto& device : read.value) {
+    ASSERT_EQ(device.per_cpu.size(), kCpus);
+    EXPECT_EQ(device.per_cpu[1].packets, device.key.ifindex);
+  }
+}
+
+TEST(MapReader, FallsBackToOneByOneWhenTheKernelHasNoBatches) {
+  FakeMaps maps;
+  maps.add_device({7, 1}, 10);
+  maps.add_device({7, 2}, 20);
+  maps.counters->batch_error = EINVAL;
+  auto reader = maps.reader();
+  EXPECT_EQ(reader.read_device_counters().value.size(), 2u);
+  EXPECT_EQ(reader.read_device_counters().value.size(), 2u);
+  EXPECT_EQ(maps.counters->batch_calls, 1);  // not tried again
+}
+
+TEST(MapReader, ABatchErrorNamesTheMapAndTheOperation) {
+  FakeMaps maps;
+  maps.add_device({7, 1}, 10);
+  auto reader = maps.reader();
+  reader.read_device_counters();  // batches work
+  maps.counters->batch_error = EPERM;
+  const auto read = reader.read_device_counters();
+  ASSERT_EQ(read.errors.size(), 1u);
+  EXPECT_EQ(read.errors[0].describe(),
+            "map device_counters: lookup_batch failed: " + std::string(std::strerror(EPERM)));
+}
+
+TEST(MapReader, ReadsNamesUpToTheirEnd) {
+  FakeMaps maps;
+  maps.add_name({7, 1}, "eth0");
+  maps.add_name({8, 1}, "veth-a");
+  auto reader = maps.reader();
+  const auto read = reader.read_device_names();
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read.value.at({7, 1}), "eth0");
+  EXPECT_EQ(read.value.at({8, 1}), "veth-a");
+}
+
+TEST(MapReader, LookupErrorsAreReportedPerMap) {
+  FakeMaps maps;
+  maps.add_name({7, 1}, "eth0");
+  maps.names->lookup_error = EACCES;
+  maps.untracked->lookup_error = EACCES;
+  auto reader = maps.reader();
+  const auto names = reader.read_device_names();
+  ASSERT_EQ(names.errors.size(), 1u);
+  EXPECT_EQ(names.errors[0].map, "device_names");
+  EXPECT_EQ(names.errors[0].operation, "lookup_elem");
+  const auto untracked = reader.read_untracked();
+  ASSERT_EQ(untracked.errors.size(), 1u);
+  EXPECT_EQ(untracked.errors[0].map, "untracked_counters");
+}
+
+TEST(MapReader, ReadsTheUntrackedCountersPerCpu) {
+  FakeMaps maps;
+  maps.untracked->put_array(std::uint32_t{0},
+                            std::vector<netif_rx_counters>{{1, 100}, {2, 200}, {3, 300}});
+  auto reader = maps.reader();
+  const auto read = reader.read_untracked();
+  ASSERT_TRUE(read.ok());
+  ASSERT_EQ(read.value.size(), kCpus);
+  EXPECT_EQ(read.value[2].bytes, 300u);
+}
+
+TEST(MapReader, DeletingADeviceRemovesItsNameAndCountersAndToleratesMissingEntries) {
+  FakeMaps maps;
+  maps.add_device({7, 1}, 10);
+  maps.add_name({7, 1}, "eth0");
+  auto reader = maps.reader();
+  EXPECT_TRUE(reader.delete_device({7, 1}).empty());
+  EXPECT_FALSE(maps.counters->contains(netif_rx_device_key{7, 1}));
+  EXPECT_FALSE(maps.names->contains(netif_rx_device_key{7, 1}));
+  EXPECT_TRUE(reader.delete_device({7, 1}).empty());  // already gone: fine
+}
+
+TEST(MapReader, DeleteErrorsNameEachMap) {
+  FakeMaps maps;
+  maps.counters->remove_error = EPERM;
+  maps.names->remove_error = EPERM;
+  auto reader = maps.reader();
+  const auto errors = reader.delete_device({7, 1});
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].map, "device_names");
+  EXPECT_EQ(errors[1].map, "device_counters");
+  EXPECT_EQ(errors[1].operation, "delete_elem");
+  EXPECT_EQ(reader.delete_name({7, 1}).size(), 1u);
+}
+
+}  // namespace
+}  // namespace netif_rx
