@@ -132,8 +132,8 @@ TEST_F(LiveDeviceEventsTest, BondSlaveEnslaveAndReleaseKeepTheCount) {
 TEST_F(LiveDeviceEventsTest, ARealDeletionRemovesTheSeries) {
   expect_count_continues("start");
   network_.delete_link(home_, port_);
-  const Series series = scrape_until(
-      *exporter_, [&](const Series& s) { return devices_of(s).count(port_) == 0; });
+  const Series series =
+      scrape_until(*exporter_, [&](const Series& s) { return devices_of(s).count(port_) == 0; });
   EXPECT_EQ(devices_of(series).count(port_), 0U);
   EXPECT_GE(sum_where(series, "netif_rx_removed_packets_total", {}), kBurst);
   EXPECT_EQ(exporter_->stop(), 0) << exporter_->log();
