@@ -14,6 +14,7 @@
 #include "probe/bpf_stats.h"
 #include "probe/bpf_stats_control.h"
 #include "probe/probe.h"
+#include "util/log.h"
 #include "web/http_server.h"
 
 namespace netif_rx {
@@ -63,14 +64,14 @@ void App::start() {
     poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
     const auto half = std::chrono::duration_cast<Milliseconds>(*notifier_->watchdog() / 2);
     if (config_.poll_interval > half) {
-      spdlog::warn(
-          "poll_interval {} is longer than half the systemd watchdog interval ({}): the service "
+      log::warn(
+          "poll_interval is longer than half the systemd watchdog interval: the service "
           "manager will restart the exporter; lower poll_interval or raise WatchdogSec",
-          format_duration(config_.poll_interval), format_duration(half * 2));
+          {{"poll_interval", config_.poll_interval}, {"watchdog_interval", half * 2}});
     }
   }
   status(notifier_, "first poll");
-  if (!poller_->poll_once()) spdlog::warn("the first poll failed; serving what it could read");
+  if (!poller_->poll_once()) log::warn("the first poll failed; serving what it could read");
 
   HttpOptions http_options;
   http_options.addresses = std::move(addresses);
@@ -90,37 +91,37 @@ void App::start() {
   // held or delegated to the helper, the listeners are bound. From here the
   // process that serves HTTP holds no capability at all, in any thread.
   drop_all_capabilities();
-  spdlog::debug("capabilities dropped: {}", describe_capabilities());
-  spdlog::info("netif_rx_exporter is ready (poll_interval={}, per_cpu={}, namespaces={})",
-               format_duration(config_.poll_interval), config_.per_cpu,
-               to_string(config_.namespaces));
+  log::debug("capabilities dropped", {{"capabilities", describe_capabilities()}});
+  log::info("netif_rx_exporter is ready", {{"poll_interval", config_.poll_interval},
+                                           {"per_cpu", config_.per_cpu},
+                                           {"namespaces", to_string(config_.namespaces)}});
 }
 
 void App::stop() {
   if (http_) {
     http_.reset();
-    spdlog::debug("HTTP server stopped");
+    log::debug("HTTP server stopped");
   }
   if (poller_) {
     poller_->stop();
     poller_.reset();
-    spdlog::debug("poller stopped");
+    log::debug("poller stopped");
   }
   if (links_) {
     links_.reset();
-    spdlog::debug("link watcher stopped");
+    log::debug("link watcher stopped");
   }
   bpf_stats_.reset();
   if (probe_) {
     self_metrics_.set_probe_attached(false);
     probe_.reset();
-    spdlog::debug("probe detached");
+    log::debug("probe detached");
   }
 }
 
 ReloadPlan App::reload(const Config& next) {
   ReloadPlan plan = plan_reload(config_, next);
-  for (const auto& line : plan.needs_restart) spdlog::warn("configuration reload: {}", line);
+  for (const auto& line : plan.needs_restart) log::warn("configuration reload", {{"detail", line}});
   if (poller_ && plan.config.poll_interval != config_.poll_interval) {
     poller_->set_interval(plan.config.poll_interval);
   }
@@ -131,8 +132,8 @@ ReloadPlan App::reload(const Config& next) {
   }
   config_ = plan.config;
   poll_interval_ms_ = config_.poll_interval.count();
-  spdlog::info("configuration reloaded (poll_interval={}, per_cpu={})",
-               format_duration(config_.poll_interval), config_.per_cpu);
+  log::info("configuration reloaded",
+            {{"poll_interval", config_.poll_interval}, {"per_cpu", config_.per_cpu}});
   return plan;
 }
 

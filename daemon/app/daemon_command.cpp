@@ -6,6 +6,7 @@
 #include "app/app.h"
 #include "app/notify.h"
 #include "config/config.h"
+#include "util/log.h"
 #include "version.h"
 #include "web/web_config.h"
 
@@ -15,7 +16,7 @@ namespace {
 // SIGHUP: re-read --config.file (and --web.config.file). A bad file keeps the
 // running configuration.
 void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
-  spdlog::info("SIGHUP received, reloading the configuration");
+  log::info("reloading the configuration", {{"signal", "SIGHUP"}});
   notifier.reloading("reloading the configuration");
   app.reload_web_config();
   bool ok = true;
@@ -23,7 +24,8 @@ void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
     try {
       app.reload(load_config_file(*cli.config_file));
     } catch (const ConfigError& e) {
-      spdlog::error("configuration reload failed, keeping the running configuration: {}", e.what());
+      log::error("configuration reload failed, keeping the running configuration",
+                 {{"err", e.what()}});
       ok = false;
     }
   }
@@ -43,7 +45,7 @@ int run_daemon(const CliOptions& cli) {
     try {
       config = load_config_file(*cli.config_file);
     } catch (const ConfigError& e) {
-      spdlog::error("invalid configuration: {}", e.what());
+      log::error("invalid configuration", {{"err", e.what()}});
       notifier.status("invalid configuration");
       return 1;
     }
@@ -52,7 +54,7 @@ int run_daemon(const CliOptions& cli) {
     try {
       (void)load_web_config_file(*cli.web_config_file);  // certificates are checked at start
     } catch (const ConfigError& e) {
-      spdlog::error("invalid web configuration: {}", e.what());
+      log::error("invalid web configuration", {{"err", e.what()}});
       notifier.status("invalid web configuration");
       return 1;
     }
@@ -69,12 +71,15 @@ int run_daemon(const CliOptions& cli) {
   signal(SIGPIPE, SIG_IGN);
 
   // 3. Load, attach, poll once, serve; READY=1 only then.
-  spdlog::info("starting netif_rx_exporter {} (revision {})", kVersion, kRevision);
+  log::info("starting netif_rx_exporter", {{"version", kVersion},
+                                           {"branch", kBranch},
+                                           {"revision", kRevision},
+                                           {"build_date", kBuildDate}});
   App app(config, cli, &notifier);
   try {
     app.start();
   } catch (const std::exception& e) {
-    spdlog::error("{}", e.what());
+    log::error("failed to start", {{"err", e.what()}});
     notifier.status(std::string("failed to start: ") + e.what());
     return 1;
   }
@@ -88,7 +93,7 @@ int run_daemon(const CliOptions& cli) {
       reload(app, cli, notifier);
       continue;
     }
-    spdlog::info("{} received, shutting down", received == SIGINT ? "SIGINT" : "SIGTERM");
+    log::info("shutting down", {{"signal", received == SIGINT ? "SIGINT" : "SIGTERM"}});
     break;
   }
   notifier.stopping("shutting down");

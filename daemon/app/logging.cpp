@@ -38,14 +38,59 @@ std::string iso8601(std::chrono::system_clock::time_point time) {
   return buf;
 }
 
+// Whether a logfmt value must be quoted: empty, or holding spaces, quotes, '=', backslashes or
+// control characters.
+bool needs_quotes(std::string_view value) {
+  if (value.empty()) return true;
+  for (unsigned char c : value) {
+    if (c <= ' ' || c == '"' || c == '=' || c == '\\' || c == 0x7f) return true;
+  }
+  return false;
+}
+
+// Messages from libbpf end with a newline: one record is one line.
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  return text;
+}
+
+void append_logfmt(std::string& line, std::string_view key, std::string_view value, bool quote) {
+  line += ' ';
+  line += key;
+  line += '=';
+  if (quote || needs_quotes(value)) {
+    line += '"';
+    append_json_escaped(line, value);  // logfmt quotes escape like JSON strings
+    line += '"';
+  } else {
+    line += value;
+  }
+}
+
+void append_json(std::string& line, std::string_view key, std::string_view value, bool number) {
+  line += ",\"";
+  append_json_escaped(line, key);
+  line += "\":";
+  if (number) {
+    line += value;
+  } else {
+    line += '"';
+    append_json_escaped(line, value);
+    line += '"';
+  }
+}
+
 class LineFormatter final : public spdlog::formatter {
  public:
   explicit LineFormatter(LogFormat format) : format_(format) {}
 
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
-    const std::string line =
-        format_log_line(format_, iso8601(msg.time), level_name(msg.level),
-                        std::string_view(msg.payload.data(), msg.payload.size()));
+    const log::DecodedPayload payload =
+        log::decode_payload(std::string_view(msg.payload.data(), msg.payload.size()));
+    const std::string source =
+        msg.source.empty() ? std::string() : log_source(msg.source.filename, msg.source.line);
+    const std::string line = format_log_record(format_, iso8601(msg.time), level_name(msg.level),
+                                               source, payload.message, payload.fields);
     dest.append(line.data(), line.data() + line.size());
   }
 
@@ -59,31 +104,47 @@ class LineFormatter final : public spdlog::formatter {
 
 }  // namespace
 
-std::string format_log_line(LogFormat format, std::string_view timestamp, std::string_view level,
-                            std::string_view message) {
-  std::string line;
-  // Messages from libbpf end with a newline: one record is one line.
-  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) {
-    message.remove_suffix(1);
+std::string log_source(std::string_view file, int line) {
+  const std::size_t cut = file.rfind('/');
+  if (cut != std::string_view::npos && cut > 0) {
+    const std::size_t parent = file.rfind('/', cut - 1);
+    file.remove_prefix(parent == std::string_view::npos ? 0 : parent + 1);
   }
+  return std::string(file) + ":" + std::to_string(line);
+}
+
+std::string format_log_record(LogFormat format, std::string_view timestamp, std::string_view level,
+                              std::string_view source, std::string_view message,
+                              const std::vector<log::DecodedField>& fields) {
+  std::string line;
   if (format == LogFormat::json) {
     line += "{\"ts\":\"";
-    line += timestamp;
+    append_json_escaped(line, timestamp);
     line += "\",\"level\":\"";
     line += level;
-    line += "\",\"msg\":\"";
-    append_json_escaped(line, message);
-    line += "\"}\n";
+    line += '"';
+    if (!source.empty()) append_json(line, "source", source, false);
+    append_json(line, "msg", trimmed(message), false);
+    for (const auto& field : fields) {
+      append_json(line, field.key, trimmed(field.value), field.number);
+    }
+    line += "}\n";
   } else {
     line += "ts=";
     line += timestamp;
     line += " level=";
     line += level;
-    line += " msg=\"";
-    append_json_escaped(line, message);  // logfmt quotes escape like JSON strings
-    line += "\"\n";
+    if (!source.empty()) append_logfmt(line, "source", source, false);
+    append_logfmt(line, "msg", trimmed(message), true);
+    for (const auto& field : fields) append_logfmt(line, field.key, trimmed(field.value), false);
+    line += '\n';
   }
   return line;
+}
+
+std::string format_log_line(LogFormat format, std::string_view timestamp, std::string_view level,
+                            std::string_view message) {
+  return format_log_record(format, timestamp, level, "", message, {});
 }
 
 void setup_logging(std::string_view level, LogFormat format) {

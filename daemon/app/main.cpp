@@ -7,7 +7,7 @@
 #include "app/daemon_command.h"
 #include "app/logging.h"
 #include "top/top_command.h"
-#include "version.h"
+#include "util/build_info.h"
 
 namespace {
 
@@ -26,7 +26,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (cli.show_version) {
-    std::cout << "netif_rx_exporter, version " << kVersion << " (revision: " << kRevision << ")\n";
+    std::cout << version_text(build_info());
     return 0;
   }
   setup_logging(cli.log_level, cli.log_format == "json" ? LogFormat::json : LogFormat::logfmt);

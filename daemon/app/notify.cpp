@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "util/log.h"
+
 namespace netif_rx {
 
 std::string format_notify_message(const NotifyFields& fields) {
@@ -57,14 +59,14 @@ Notifier::Notifier(std::string socket_path, std::optional<std::chrono::microseco
   if (socket_path_.empty()) return;
   if ((socket_path_[0] != '/' && socket_path_[0] != '@') ||
       socket_path_.size() >= sizeof(sockaddr_un::sun_path)) {
-    spdlog::warn("NOTIFY_SOCKET '{}' is not a unix socket path; not notifying the service manager",
-                 socket_path_);
+    log::warn("NOTIFY_SOCKET is not a unix socket path; not notifying the service manager",
+              {{"notify_socket", socket_path_}});
     socket_path_.clear();
     return;
   }
   fd_.reset(::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
   if (!fd_.valid()) {
-    spdlog::warn("cannot create the notify socket: {}", std::strerror(errno));
+    log::warn("cannot create the notify socket", {{"err", std::strerror(errno)}});
     socket_path_.clear();
   }
 }
@@ -86,7 +88,8 @@ void Notifier::send(const NotifyFields& fields) const {
   // sendto on one datagram socket is atomic: no lock needed across threads.
   if (::sendto(fd_.get(), message.data(), message.size(), MSG_NOSIGNAL,
                reinterpret_cast<const sockaddr*>(&address), length) < 0) {
-    spdlog::debug("notify: sending to {} failed: {}", socket_path_, std::strerror(errno));
+    log::debug("notifying the service manager failed",
+               {{"notify_socket", socket_path_}, {"err", std::strerror(errno)}});
   }
 }
 

@@ -127,6 +127,12 @@ std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
       out.push_back(family("process_max_fds", "Maximum number of open file descriptors.",
                            MetricType::Gauge, static_cast<double>(limit.rlim_cur)));
     }
+    // As client_golang: the soft RLIMIT_AS; unlimited is 2^64-1, as procfs reads "unlimited".
+    if (::getrlimit(RLIMIT_AS, &limit) == 0) {
+      out.push_back(family("process_virtual_memory_max_bytes",
+                           "Maximum amount of virtual memory available in bytes.",
+                           MetricType::Gauge, static_cast<double>(limit.rlim_cur)));
+    }
   } catch (...) {
     // A scrape never fails because of these.
   }

@@ -1,18 +1,18 @@
 #include "metrics/self_metrics.h"
 
-#include <bpf/libbpf.h>
+#include <map>
 
-#include "version.h"
+#include "util/build_info.h"
 
 namespace netif_rx {
 namespace {
 
-std::string libbpf_version() {
-  return std::to_string(libbpf_major_version()) + "." + std::to_string(libbpf_minor_version());
+std::map<std::string, std::string> build_info_label_map() {
+  const auto labels = build_info_labels(build_info());
+  return {labels.begin(), labels.end()};
 }
 
 }  // namespace
-
 SelfMetrics::SelfMetrics()
     : registry_(std::make_shared<prometheus::Registry>()),
       probe_attached_(prometheus::BuildGauge()
@@ -41,7 +41,7 @@ SelfMetrics::SelfMetrics()
       .Name("netif_rx_exporter_build_info")
       .Help("Build identity of netif_rx_exporter; always 1.")
       .Register(*registry_)
-      .Add({{"version", kVersion}, {"revision", kRevision}, {"libbpf_version", libbpf_version()}})
+      .Add(build_info_label_map())
       .Set(1);
   // Known reasons exist from the start, so rate() sees their first increment.
   for (const char* reason : {"map_read", "map_delete", "name_resolution"}) {

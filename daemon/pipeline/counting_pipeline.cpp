@@ -11,6 +11,7 @@
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"
+#include "util/log.h"
 
 namespace netif_rx {
 
@@ -45,7 +46,7 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   LinkWatcherOptions link_options;
   link_options.on_removed = [removals](std::uint32_t ifindex) { removals->push(ifindex); };
   link_options.on_error = [&metrics](const std::string& message) {
-    spdlog::warn("device names: {}", message);
+    log::warn("resolving device names failed", {{"err", message}});
     metrics.count_poll_error("name_resolution");
   };
   pipeline.links = std::make_unique<LinkWatcher>(std::move(link_options));

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "pipeline/cpu_list.h"
+#include "util/log.h"
 
 namespace netif_rx {
 namespace {
@@ -54,8 +55,9 @@ void Poller::apply_removals(bool& ok) {
     auto counters = reader_.read_device(key);
     report(counters.errors, "map_read", ok);
     if (!counters.ok() || counters.value.empty()) continue;  // no entry
-    spdlog::debug("forgetting device netns={} ifindex={}: the device is gone", key.netns_inum,
-                  key.ifindex);
+    log::debug(
+        "forgetting device",
+        {{"netns", key.netns_inum}, {"ifindex", key.ifindex}, {"why", "the device is gone"}});
     report(reader_.delete_device(key), "map_delete", ok);
     step_.account_removed(key, counters.value);
   }
@@ -81,11 +83,11 @@ bool Poller::poll_once() {
   PollResult result = step_.run(std::move(*contents), links, started);
   apply_deletions(result.deletions, ok);
   for (const auto& error : result.errors) {
-    spdlog::warn("poll: {}", error.message);
+    log::warn("poll failed", {{"reason", error.reason}, {"err", error.message}});
     metrics_.count_poll_error(error.reason);
     ok = false;
   }
-  for (const auto& warning : result.warnings) spdlog::warn("{}", warning);
+  for (const auto& warning : result.warnings) log::warn("poll warning", {{"detail", warning}});
 
   auto snapshot = std::make_shared<Snapshot>(std::move(result.snapshot));
   snapshot->cpus = present_cpus();
@@ -124,8 +126,9 @@ std::optional<MapContents> Poller::read_maps(bool& ok) {
 
 void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok) {
   for (const auto& deletion : deletions) {
-    spdlog::debug("forgetting device netns={} ifindex={}: {}", deletion.key.netns_inum,
-                  deletion.key.ifindex, deletion.why);
+    log::debug("forgetting device", {{"netns", deletion.key.netns_inum},
+                                     {"ifindex", deletion.key.ifindex},
+                                     {"why", deletion.why}});
     report(deletion.scope == MapDeletion::Scope::device ? reader_.delete_device(deletion.key)
                                                         : reader_.delete_name(deletion.key),
            "map_delete", ok);
@@ -134,7 +137,7 @@ void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok
 
 void Poller::report(const std::vector<MapReadError>& errors, const char* reason, bool& ok) {
   for (const auto& error : errors) {
-    spdlog::warn("poll: {}", error.describe());
+    log::warn("poll failed", {{"reason", reason}, {"err", error.describe()}});
     metrics_.count_poll_error(reason);
     ok = false;
   }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "util/log.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx {
@@ -49,7 +50,7 @@ BpfStatsReader::BpfStatsReader(int program_fd, std::string program_name, std::st
     bpf_map_info info{};
     __u32 length = sizeof info;
     if (bpf_obj_get_info_by_fd(map.fd, &info, &length) != 0) {
-      spdlog::warn("reading the info of map {} failed: {}", map.name, std::strerror(errno));
+      log::warn("reading a map's info failed", {{"map", map.name}, {"err", std::strerror(errno)}});
     }
     max_entries_.push_back(info.max_entries);
     is_array_.push_back(info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -76,7 +77,8 @@ BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries) {
     // recursion_misses exists since 5.12; an older kernel leaves it 0.
     last_.recursion_misses = info.recursion_misses;
   } else {
-    spdlog::warn("reading the info of program {} failed: {}", program_name_, std::strerror(errno));
+    log::warn("reading a program's info failed",
+              {{"program", program_name_}, {"err", std::strerror(errno)}});
   }
   out.programs.push_back(last_);
 

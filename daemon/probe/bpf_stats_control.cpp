@@ -7,30 +7,32 @@
 #include <cstring>
 
 #include "app/privileges.h"
+#include "util/log.h"
 
 namespace netif_rx {
 
 BpfStatsControl::BpfStatsControl(const BpfStatsConfig& config) {
   if (config.mode == BpfStatsMode::off) {
-    spdlog::info(
+    log::info(
         "bpf_stats.mode=off: BPF statistics are not enabled by the exporter; run time and run "
         "count move only while something else enables them");
     return;
   }
   if (!can_enable_bpf_stats()) {
-    spdlog::warn(
-        "bpf_stats.mode={} needs CAP_SYS_ADMIN to enable the kernel's BPF statistics; this "
-        "process has {}; continuing without them (netif_rx_bpf_stats_enabled 0)",
-        to_string(config.mode), describe_capabilities());
+    log::warn(
+        "CAP_SYS_ADMIN is needed to enable the kernel's BPF statistics; continuing without them "
+        "(netif_rx_bpf_stats_enabled 0)",
+        {{"bpf_stats_mode", to_string(config.mode)}, {"capabilities", describe_capabilities()}});
     return;
   }
   if (config.mode == BpfStatsMode::always) {
     always_.reset(bpf_enable_stats(BPF_STATS_RUN_TIME));
     if (!always_.valid()) {
-      spdlog::warn("enabling BPF statistics failed: {} (errno {}); continuing without them",
-                   std::strerror(errno), errno);
+      log::warn("enabling BPF statistics failed; continuing without them",
+                {{"err", std::strerror(errno)}, {"errno", errno}});
     } else {
-      spdlog::info("bpf_stats.mode=always: BPF statistics enabled for the exporter's lifetime");
+      log::info("BPF statistics enabled for the exporter's lifetime",
+                {{"bpf_stats_mode", "always"}});
     }
     return;
   }

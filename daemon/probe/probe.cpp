@@ -12,6 +12,7 @@
 
 #include "app/privileges.h"
 #include "netif_rx_bpf.skel.h"
+#include "util/log.h"
 
 namespace netif_rx {
 namespace {
@@ -30,9 +31,9 @@ int libbpf_log(libbpf_print_level level, const char* format, va_list args) {
   // reports the rejection itself in one line.
   const bool verifier_log = message.find("PROG LOAD LOG") != std::string_view::npos;
   if (level == LIBBPF_WARN && !verifier_log) {
-    spdlog::warn("libbpf: {}", message);
+    log::warn("libbpf", {{"detail", message}});
   } else {
-    spdlog::debug("libbpf: {}", message);
+    log::debug("libbpf", {{"detail", message}});
   }
   return 0;
 }
@@ -62,7 +63,7 @@ void Probe::SkeletonDeleter::operator()(netif_rx_bpf* skeleton) const {
 }
 
 Probe::~Probe() {
-  if (skeleton_) spdlog::info("detaching probe {}", program_name_);
+  if (skeleton_) log::info("detaching probe", {{"program", program_name_}});
 }
 
 std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
@@ -128,7 +129,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
                           "verifier log)"
                         : "");
       if (i + 1 < attempts.size())
-        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+        log::warn("falling back to the classic tracepoint", {{"err", last_error}});
       continue;
     }
 
@@ -141,7 +142,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
                                : "; the classic tracepoint needs tracefs mounted at "
                                  "/sys/kernel/tracing and perf_event_open allowed");
       if (i + 1 < attempts.size())
-        spdlog::warn("{}; falling back to the classic tracepoint", last_error);
+        log::warn("falling back to the classic tracepoint", {{"err", last_error}});
       continue;
     }
     // The skeleton owns the link from here: destroy() detaches it.
@@ -157,8 +158,10 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     probe->attach_type_ = use_tp_btf ? "tp_btf" : "tracepoint";
     probe->max_devices_ = options.max_devices;
     probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
-    spdlog::info("probe {} attached to {} (max_devices={}, namespaces={})", probe->program_name_,
-                 kind, options.max_devices, options.count_all_namespaces ? "all" : "host");
+    log::info("probe attached", {{"program", probe->program_name_},
+                                 {"attach", kind},
+                                 {"max_devices", options.max_devices},
+                                 {"namespaces", options.count_all_namespaces ? "all" : "host"}});
     return probe;
   }
   throw ProbeError(last_error);

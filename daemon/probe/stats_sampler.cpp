@@ -18,6 +18,7 @@
 
 #include "app/privileges.h"
 #include "probe/sampling_schedule.h"
+#include "util/log.h"
 
 namespace netif_rx {
 namespace {
@@ -105,8 +106,8 @@ StatsSampler::StatsSampler(Milliseconds window, Milliseconds period) {
   }
   if (helper_ == 0) run_helper(life_read.get(), report_write.get(), window, period, parent);
   ::fcntl(report_.get(), F_SETFL, O_NONBLOCK);
-  spdlog::info("BPF statistics helper started (pid {}): enabled for {} every {}", helper_,
-               format_duration(window), format_duration(period));
+  log::info("BPF statistics helper started",
+            {{"pid", helper_}, {"window", window}, {"period", period}});
 }
 
 StatsSampler::~StatsSampler() {
@@ -132,8 +133,8 @@ bool StatsSampler::window_open() {
     if (n == 0) {
       gone_ = true;
       open_ = false;
-      spdlog::warn("the BPF statistics helper (pid {}) exited; statistics are no longer sampled",
-                   helper_);
+      log::warn("the BPF statistics helper exited; statistics are no longer sampled",
+                {{"pid", helper_}});
       break;
     }
     for (ssize_t i = 0; i < n; ++i) {
@@ -146,10 +147,10 @@ bool StatsSampler::window_open() {
         const int err = i + 1 < n ? buffer[++i] : 0;
         if (!failure_logged_) {
           failure_logged_ = true;
-          spdlog::warn(
-              "the BPF statistics helper could not enable statistics: {} (errno {}); "
+          log::warn(
+              "the BPF statistics helper could not enable statistics; "
               "netif_rx_bpf_stats_enabled stays 0",
-              std::strerror(err), err);
+              {{"err", std::strerror(err)}, {"errno", err}});
         }
       }
     }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "util/log.h"
 #include "web/tls_context.h"
 
 namespace netif_rx {
@@ -42,7 +43,7 @@ void load_civetweb_tls_compat() {
       }
       // Never unloaded: civetweb keeps pointers into it.
       if (::dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr) {
-        spdlog::debug("loaded {}", candidate);
+        log::debug("loaded a TLS library", {{"library", candidate}});
         return;
       }
       failure = std::string("cannot load ") + candidate + ": " + ::dlerror();

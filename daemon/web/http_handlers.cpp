@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "util/log.h"
 #include "web/web_config_watcher.h"
 
 namespace netif_rx {
@@ -76,11 +77,11 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
       response = respond(conn);
     }
   } catch (const std::exception& e) {
-    spdlog::error("http: handler failed: {}", e.what());
+    log::error("HTTP handler failed", {{"err", e.what()}});
     response = {500, "text/plain; charset=utf-8", "internal error\n"};
   } catch (...) {
     // Nothing may unwind through civetweb's C frames.
-    spdlog::error("http: handler failed with an unknown exception");
+    log::error("HTTP handler failed", {{"err", "unknown exception"}});
     response = {500, "text/plain; charset=utf-8", "internal error\n"};
   }
   mg_printf(conn,

@@ -10,9 +10,12 @@
 #include <chrono>
 #include <thread>
 
+#include "util/build_info.h"
+#include "util/log.h"
 #include "util/unique_fd.h"
 #include "web/civetweb_tls.h"
 #include "web/http_handlers.h"
+#include "web/landing_page.h"
 #include "web/tls_context.h"
 #include "web/web_config_watcher.h"
 
@@ -29,19 +32,6 @@ void poke_listener(const ListenAddress& address) {
   sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (!address.host.empty()) ::inet_pton(AF_INET, address.host.c_str(), &sa.sin_addr);
   (void)::connect(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-}
-
-std::string landing_page(const std::string& telemetry_path) {
-  return "<!DOCTYPE html>\n<html><head><title>netif_rx_exporter</title></head><body>\n"
-         "<h1>netif_rx_exporter</h1>\n"
-         "<p>Received packets per network device and CPU, counted by an eBPF probe on "
-         "net:netif_receive_skb.</p>\n<ul>\n"
-         "<li><a href=\"" +
-         telemetry_path +
-         "\">Metrics</a></li>\n"
-         "<li><a href=\"/-/healthy\">Health</a></li>\n"
-         "<li><a href=\"/-/ready\">Readiness</a></li>\n"
-         "</ul>\n</body></html>\n";
 }
 
 }  // namespace
@@ -79,7 +69,7 @@ HttpServer::HttpServer(HttpOptions options,
   handlers_.push_back(
       std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
 
-  const std::string landing = landing_page(options_.telemetry_path);
+  const std::string landing = landing_page(options_.telemetry_path, build_info());
   handlers_.push_back(std::make_unique<TextHandler>("/", [landing] {
     return TextHandler::Response{200, "text/html; charset=utf-8", landing};
   }));
@@ -100,8 +90,9 @@ HttpServer::HttpServer(HttpOptions options,
   }
 
   for (const auto& address : options_.addresses) {
-    spdlog::info("listening on {} (metrics at {}{})", address.text, options_.telemetry_path,
-                 tls ? ", TLS" : "");
+    log::info(
+        "listening",
+        {{"address", address.text}, {"telemetry_path", options_.telemetry_path}, {"tls", tls}});
   }
 }
 

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "util/log.h"
+
 namespace netif_rx {
 namespace {
 
@@ -71,7 +73,7 @@ int on_client_hello(SSL* ssl, int* alert, void* arg) {
   const auto* source = static_cast<const TlsContextSource*>(arg);
   const TlsContext newest = (*source)();
   if (!newest || !apply_context(ssl, newest.get())) {
-    spdlog::error("TLS handshake refused: no usable certificate");
+    log::error("TLS handshake refused: no usable certificate");
     *alert = SSL_AD_INTERNAL_ERROR;
     return SSL_CLIENT_HELLO_ERROR;
   }
@@ -121,7 +123,7 @@ bool install_tls_rotation(ssl_ctx_st* base, const TlsContext& current,
   EVP_PKEY* key = SSL_CTX_get0_privatekey(current.get());
   if (cert == nullptr || key == nullptr || SSL_CTX_use_certificate(base, cert) != 1 ||
       SSL_CTX_use_PrivateKey(base, key) != 1) {
-    spdlog::error("cannot set up the TLS listener: {}", openssl_error());
+    log::error("cannot set up the TLS listener", {{"err", openssl_error()}});
     return false;
   }
   SSL_CTX_set_verify(base, SSL_CTX_get_verify_mode(current.get()),

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "util/log.h"
+
 namespace netif_rx {
 
 WebConfigWatcher::WebConfigWatcher(std::optional<std::string> path) : path_(std::move(path)) {
@@ -60,9 +62,9 @@ void WebConfigWatcher::reload_locked() {
                         " needs a restart; refusing requests until then");
     }
     last_good_tls_ = next->tls;
-    spdlog::info("web configuration reloaded from {}", *path_);
+    log::info("web configuration reloaded", {{"file", *path_}});
   } catch (const std::exception& e) {
-    spdlog::error("web configuration reload failed, refusing requests with 500: {}", e.what());
+    log::error("web configuration reload failed, refusing requests with 500", {{"err", e.what()}});
     next = std::make_shared<WebState>();
     next->ok = false;
     next->error = e.what();

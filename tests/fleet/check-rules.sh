@@ -2,7 +2,8 @@
 # Checks the alerting rules rules/netif_rx_exporter.rules.yml:
 #   - promtool check rules (syntax, PromQL, templates) and promtool test rules (rules/tests/);
 #   - every alert has severity, summary and description, a runbook section in docs/runbook.md,
-#     and unit tests where it fires and where it stays quiet;
+#     a runbook_url pointing at that section's anchor (one base shared by every alert), and unit
+#     tests where it fires and where it stays quiet;
 #   - every metric it queries belongs to the exporter's metric contract.
 #
 #   check-rules.sh
@@ -48,6 +49,9 @@ block() {
     /^[[:space:]]*- (alert|record):/ { inside = ($0 ~ ("- alert:[[:space:]]*" name "[[:space:]]*$")) }
     inside { print }' "$rules"
 }
+# The runbook base: the runbook_url of the first alert up to '#'; every alert must share it.
+runbook_base=$(sed -n 's/^[[:space:]]*runbook_url:[[:space:]]*\([^#[:space:]]*\)#.*$/\1/p' "$rules" | head -n 1)
+[[ "$runbook_base" == https://*/runbook.md ]] || die "no runbook_url with an https://.../runbook.md base in $rules"
 # Alert names with a quiet (exp_alerts: []) and a firing (exp_alerts: + items) unit test.
 quiet=$(awk '/alertname:/ { a = $2 } /exp_alerts:[[:space:]]*\[\][[:space:]]*$/ { print a }' "${tests[@]}" | sort -u)
 firing=$(awk '/alertname:/ { a = $2 } /exp_alerts:[[:space:]]*$/ { print a }' "${tests[@]}" | sort -u)
@@ -65,6 +69,13 @@ for alert in "${alerts[@]}"; do
     pass "$alert has a runbook section"
   else
     fail "$alert has no '## $alert' section in docs/runbook.md"
+  fi
+  anchor=$(tr '[:upper:]' '[:lower:]' <<<"$alert") # GitHub/GitLab anchor of '## $alert'
+  url=$(sed -n 's/^[[:space:]]*runbook_url:[[:space:]]*\([^[:space:]]*\)[[:space:]]*$/\1/p' <<<"$text")
+  if [[ "$url" == "$runbook_base#$anchor" ]]; then
+    pass "$alert links its runbook section: $url"
+  else
+    fail "$alert has runbook_url '$url', expected '$runbook_base#$anchor'"
   fi
   if grep -qx "$alert" <<<"$firing"; then pass "$alert has a unit test where it fires"; else fail "$alert has no unit test where it fires"; fi
   if grep -qx "$alert" <<<"$quiet"; then pass "$alert has a unit test where it stays quiet"; else fail "$alert has no unit test where it stays quiet"; fi

@@ -6,10 +6,14 @@
 //   - the test device shows packets, spread over CPUs with the cpu label;
 //   - Prometheus loaded the rules file and evaluates every rule without error;
 //   - the alerts that mean "the exporter is unhealthy" are not firing against a healthy one;
-//   - the scrape target is up.
+//   - the scrape target is up;
+//   - the cluster variable lists the scrape's cluster label;
+//   - every panel repeated per instance, evaluated as Grafana does for one instance (the test's),
+//     returns series; the probe's packet rate of the test device and node_exporter's (the
+//     stand-in's) for the same device on the same node agree.
 //
 //   node e2e-evaluate.js --prometheus URL --dashboards DIR --rules FILE --modules DIR
-//        --job NAME --device NAME
+//        --job NAME --device NAME --instance HOST:PORT --cluster NAME
 'use strict';
 
 const fs = require('fs');
@@ -19,7 +23,7 @@ const { DEFAULT_SUBSTITUTIONS, dashboardQueries, substitute } = require('./lib/p
 
 const args = {};
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-for (const k of ['prometheus', 'dashboards', 'rules', 'modules', 'job', 'device']) {
+for (const k of ['prometheus', 'dashboards', 'rules', 'modules', 'job', 'device', 'instance', 'cluster']) {
   if (!args[k]) {
     console.error(`e2e-evaluate: --${k} is required`);
     process.exit(2);
@@ -89,6 +93,49 @@ async function main() {
     const n = r.data.result.length;
     if (q.data && n === 0) fail(`${label}: returned no series\n    ${expr.replace(/\n/g, '\n    ')}`);
     else ok(`${label}: ${n} series`);
+  }
+
+  // The cluster variable lists the cluster label of the scrape.
+  const clusterVar = dashboardQueries(args.dashboards).find((q) => q.where === 'variable $cluster');
+  const clusters = clusterVar && (await query(substitute(clusterVar.expr, DEFAULT_SUBSTITUTIONS)));
+  const clusterValues = clusters && clusters.status === 'success' ? clusters.data.result.map((s) => s.metric.cluster) : [];
+  if (clusterValues.includes(args.cluster)) ok(`variable $cluster lists ${JSON.stringify(clusterValues)}`);
+  else fail(`variable $cluster lists ${JSON.stringify(clusterValues)}, not the scrape's cluster ${args.cluster}`);
+
+  // Panels repeated per instance, for the test's instance (one cluster, one device): what one
+  // repeated panel shows.
+  const one = {
+    ...DEFAULT_SUBSTITUTIONS,
+    cluster: args.cluster,
+    instance: args.instance, // a regex whose dots also match themselves
+    device: args.device,
+    node_job: 'node',
+  };
+  const values = new Map();
+  for (const q of dashboardQueries(args.dashboards)) {
+    if (!q.panel || q.panel.repeat !== 'instance') continue;
+    const expr = substitute(q.expr, one);
+    const r = await query(expr);
+    const label = `${q.file}: ${q.where.replace('$instance', args.instance)}`;
+    if (r.status !== 'success' || r.data.result.length === 0) {
+      fail(`${label}: ${r.status === 'success' ? 'no series' : r.error}\n    ${expr.replace(/\n/g, '\n    ')}`);
+      continue;
+    }
+    const shown = r.data.result.map((s) => `${JSON.stringify(s.metric)} ${Number(s.value[1]).toFixed(2)}`);
+    ok(`${label}: ${r.data.result.length} series: ${shown.slice(0, 4).join(', ')}${shown.length > 4 ? ', ...' : ''}`);
+    values.set(`${q.panel.title}/${q.refId}`, r.data.result);
+  }
+  const compare = [...values.keys()].find((k) => k.startsWith('Received packets on') && k.endsWith('/A'));
+  const probe = compare && values.get(compare);
+  const node = compare && values.get(compare.replace(/\/A$/, '/B'));
+  if (probe && node && probe.length === 1 && node.length === 1) {
+    const a = Number(probe[0].value[1]);
+    const b = Number(node[0].value[1]);
+    console.log(`e2e: panel "${compare.split('/')[0]}" for ${args.device}: probe ${a.toFixed(1)} packets/s, node_exporter ${b.toFixed(1)} packets/s`);
+    if (a > 0 && b > 0 && a / b > 0.8 && a / b < 1.25) ok(`probe and node_exporter agree on ${args.device} within 20% (${(a / b).toFixed(3)})`);
+    else fail(`probe (${a}) and node_exporter (${b}) disagree on ${args.device}`);
+  } else {
+    fail(`the probe-vs-node_exporter panel returned no single series for ${args.device} on each side`);
   }
 
   // Rules: every expression evaluates, Prometheus loaded and evaluates them without error.

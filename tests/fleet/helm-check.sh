@@ -154,6 +154,27 @@ else
   fail "PrometheusRule with default values differs from rules/netif_rx_exporter.rules.yml"
 fi
 
+# prometheusRule.runbookUrl replaces the base of every alert's runbook_url.
+if "$helm" template netif-rx "$chart" \
+  --set prometheusRule.enabled=true,prometheusRule.runbookUrl=https://wiki.example.org/netif-rx/ \
+  >"$scratch/rendered.yaml" 2>"$scratch/template.err" &&
+  validate runbook-base --runbook-base https://wiki.example.org/netif-rx <"$scratch/rendered.yaml"; then
+  pass "prometheusRule.runbookUrl sets the base of every alert's runbook_url"
+else
+  quiet_stderr "$scratch/template.err"
+  fail "prometheusRule.runbookUrl does not set the base of every alert's runbook_url"
+fi
+
+# dashboards.clusterLabel names the cluster label in every dashboard.
+if "$helm" template netif-rx "$chart" --set dashboards.enabled=true,dashboards.clusterLabel=k8s_cluster \
+  >"$scratch/rendered.yaml" 2>"$scratch/template.err" &&
+  validate cluster-label --cluster-label k8s_cluster <"$scratch/rendered.yaml"; then
+  pass "dashboards.clusterLabel sets the dashboards' cluster label"
+else
+  quiet_stderr "$scratch/template.err"
+  fail "dashboards.clusterLabel does not set the dashboards' cluster label"
+fi
+
 # The packaged chart carries the dashboards and rules themselves, not links.
 if "$helm" package "$chart" --destination "$scratch/package" >"$scratch/package.out" 2>&1 &&
   tar -tvzf "$scratch"/package/netif-rx-exporter-*.tgz >"$scratch/package.list" &&

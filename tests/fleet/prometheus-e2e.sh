@@ -4,6 +4,12 @@
 # (with the project's rules loaded) on another loopback port, then evaluates every dashboard query
 # and every rule expression through Prometheus' HTTP API (e2e-evaluate.js).
 #
+# There is no node_exporter here: node-exporter-standin.js serves the three node_exporter families
+# the overview dashboard sets beside the probe's (softnet drops and squeezes per CPU, received
+# packets per device), read from the same kernel files node_exporter reads, so the dashboard's
+# node_exporter row is evaluated against real counters of this machine. Both scrape jobs carry a
+# cluster label, as in a multi-cluster setup, for the dashboards' cluster variable.
+#
 #   prometheus-e2e.sh EXPORTER_BINARY TOOLS_DIR
 #
 # TOOLS_DIR is where setup-tools.sh installed the npm packages (for the YAML parser). Needs root
@@ -37,6 +43,7 @@ netns="nrx-e2e-$$"
 veth_host="nrxh$$"
 veth_peer="nrxp$$"
 exporter_pid=""
+standin_pid=""
 prometheus_pid=""
 traffic_pid=""
 
@@ -58,6 +65,7 @@ cleanup() {
   trap - EXIT INT TERM
   stop "$traffic_pid" "traffic"
   stop "$prometheus_pid" "prometheus"
+  stop "$standin_pid" "node-exporter-standin"
   stop "$exporter_pid" "netif_rx_exporter"
   ip link del "$veth_host" 2>/dev/null || true
   ip netns del "$netns" 2>/dev/null || true
@@ -135,9 +143,18 @@ ip netns exec "$netns" bash -c '
   done' &
 traffic_pid=$!
 
-# 4. Prometheus, on loopback, with the project's rules, scraping every second.
+# 4. The node_exporter stand-in, on loopback.
+standin_port=$(free_port)
+while [[ "$standin_port" == "$exporter_port" ]]; do standin_port=$(free_port); done
+node "$here/node-exporter-standin.js" "$standin_port" >"$work/standin.log" 2>&1 &
+standin_pid=$!
+wait_http "http://127.0.0.1:$standin_port/metrics" "node-exporter-standin" "$standin_pid" 15
+
+# 5. Prometheus, on loopback, with the project's rules, scraping every second.
 prometheus_port=$(free_port)
-while [[ "$prometheus_port" == "$exporter_port" ]]; do prometheus_port=$(free_port); done
+while [[ "$prometheus_port" == "$exporter_port" || "$prometheus_port" == "$standin_port" ]]; do
+  prometheus_port=$(free_port)
+done
 cat >"$work/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
@@ -149,6 +166,11 @@ scrape_configs:
   - job_name: $job
     static_configs:
       - targets: ["127.0.0.1:$exporter_port"]
+        labels: {cluster: e2e}
+  - job_name: node
+    static_configs:
+      - targets: ["127.0.0.1:$standin_port"]
+        labels: {cluster: e2e}
 EOF
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
   --web.listen-address="127.0.0.1:$prometheus_port" --log.level=warn >"$work/prometheus.log" 2>&1 &
@@ -160,7 +182,8 @@ sleep "$warmup_seconds"
 kill -0 "$exporter_pid" 2>/dev/null || die "netif_rx_exporter exited during the test"
 kill -0 "$traffic_pid" 2>/dev/null || die "the traffic generator stopped early"
 
-# 5. Every dashboard query and every rule, through the HTTP API.
+# 6. Every dashboard query and every rule, through the HTTP API.
 node "$here/e2e-evaluate.js" --prometheus "http://127.0.0.1:$prometheus_port" \
   --dashboards "$root/dashboards" --rules "$root/rules/netif_rx_exporter.rules.yml" \
-  --modules "$tools" --job "$job" --device "$veth_host"
+  --modules "$tools" --job "$job" --device "$veth_host" --instance "127.0.0.1:$exporter_port" \
+  --cluster e2e

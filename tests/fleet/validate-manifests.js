@@ -8,7 +8,8 @@
 //      and the PrometheusRule carries the rules of rules/ (unchanged with --rules-unchanged).
 //
 //   node validate-manifests.js --modules DIR --rules FILE --dashboards DIR --case NAME
-//        [--rules-unchanged] [--rules-out FILE] < rendered.yaml
+//        [--rules-unchanged] [--rules-out FILE] [--runbook-base URL]
+//        [--cluster-label NAME] < rendered.yaml
 //
 // --modules is the directory where setup-tools.sh installed the npm packages. --rules-out writes
 // the PrometheusRule's groups as a Prometheus rules file, for `promtool check rules`.
@@ -33,6 +34,8 @@ function parseArgs(argv) {
     else if (a === '--case') args.caseName = next();
     else if (a === '--rules-out') args.rulesOut = next();
     else if (a === '--rules-unchanged') args.rulesUnchanged = true;
+    else if (a === '--runbook-base') args.runbookBase = next();
+    else if (a === '--cluster-label') args.clusterLabel = next();
     else throw new Error(`unknown argument ${a}`);
   }
   for (const k of ['modules', 'rules', 'dashboards', 'caseName']) {
@@ -326,7 +329,12 @@ if (dashboardMaps.length) {
   for (const f of dashboardFiles) {
     const source = fs.readFileSync(path.join(args.dashboards, f), 'utf8');
     if (!carried.has(f)) problems.push(`dashboard ${f} is not in any ConfigMap`);
-    else if (carried.get(f).replace(/\n$/, '') !== source.replace(/\n$/, '')) problems.push(`dashboard ${f} differs from dashboards/${f}`);
+    else if (args.clusterLabel) {
+      // Re-serialised with another cluster_label: the same dashboard but for that constant.
+      const expected = JSON.parse(source);
+      for (const v of expected.templating.list) if (v.name === 'cluster_label') v.query = args.clusterLabel;
+      if (canonical(JSON.parse(carried.get(f))) !== canonical(expected)) problems.push(`dashboard ${f} is not dashboards/${f} with cluster_label ${args.clusterLabel}`);
+    } else if (carried.get(f).replace(/\n$/, '') !== source.replace(/\n$/, '')) problems.push(`dashboard ${f} differs from dashboards/${f}`);
   }
   for (const k of carried.keys()) if (!dashboardFiles.includes(k)) problems.push(`ConfigMap carries ${k}, which is not in dashboards/`);
 }
@@ -347,6 +355,13 @@ for (const pr of rules) {
     if (!sourceAlerts.includes(a.alert)) problems.push(`${label}: alert ${a.alert} is not in ${args.rules}`);
     for (const k of ['summary', 'description']) if (!(a.annotations && a.annotations[k])) problems.push(`${label}: ${a.alert} has no ${k}`);
     if (!(a.labels && a.labels.severity)) problems.push(`${label}: ${a.alert} has no severity`);
+    const runbook = (a.annotations && a.annotations.runbook_url) || '';
+    if (!/^https:\/\/\S+#/.test(runbook) || !runbook.endsWith(`#${a.alert.toLowerCase()}`)) {
+      problems.push(`${label}: ${a.alert} has runbook_url '${runbook}', not <base>#${a.alert.toLowerCase()}`);
+    }
+    if (args.runbookBase && !runbook.startsWith(`${args.runbookBase}#`)) {
+      problems.push(`${label}: ${a.alert} has runbook_url '${runbook}', not on the base ${args.runbookBase}`);
+    }
   }
   // The selector of the rules must be the job the chart's monitors produce.
   const monitors = [...byKind('ServiceMonitor'), ...byKind('PodMonitor')];

@@ -84,14 +84,13 @@ class IdentityChurn {
     bridge_ = network_.prefix() + "br";
     ip(home_, {"link", "add", bridge_, "type", "bridge"});
     ip(home_, {"link", "set", bridge_, "up"});
-    const CommandResult bond = run_command(
-        {"ip", "-n", home_, "link", "add", network_.prefix() + "bo", "type", "bond"});
+    const CommandResult bond =
+        run_command({"ip", "-n", home_, "link", "add", network_.prefix() + "bo", "type", "bond"});
     has_bond_ = bond.exit_code == 0;
     if (!has_bond_) std::printf("identity churn: no bonding driver, bond steps left out\n");
 
     exporter_ = std::make_unique<ExporterProcess>(
-        "poll_interval: 100ms\nnamespaces: all\nmax_devices: " + std::to_string(kMaxDevices) +
-            "\n",
+        "poll_interval: 100ms\nnamespaces: all\nmax_devices: " + std::to_string(kMaxDevices) + "\n",
         std::vector<std::string>{}, home_);
     ASSERT_TRUE(exporter_->wait_ready()) << exporter_->log();
     const auto started = std::chrono::steady_clock::now();
@@ -126,7 +125,8 @@ class IdentityChurn {
     const RawScrape scrape = raw_scrape(*exporter_);
     ++scrapes_;
     duplicates_ += scrape.duplicates;
-    const double difference = scrape.counted - (scrape.exported + scrape.untracked + scrape.removed);
+    const double difference =
+        scrape.counted - (scrape.exported + scrape.untracked + scrape.removed);
     worst_lost_ = std::max(worst_lost_, difference);
     worst_excess_ = std::min(worst_excess_, difference);
     double port = 0;
@@ -199,9 +199,8 @@ class IdentityChurn {
     // The pod's device deleted and re-created under the same name: a new
     // ifindex, the same (netns, name).
     ip(pod, {"link", "del", pair.b.name});
-    const VethPair again =
-        network_.add_veth_pair("c" + std::to_string(round), home_, "d" + std::to_string(round),
-                               pod, 2 + 2 * round);
+    const VethPair again = network_.add_veth_pair("c" + std::to_string(round), home_,
+                                                  "d" + std::to_string(round), pod, 2 + 2 * round);
     traffic(pod, again.a.address);
     traffic(home_, again.b.address);
     check();
@@ -209,7 +208,8 @@ class IdentityChurn {
     stable_traffic();
     check();
     // Two rounds later, the namespace goes with its devices.
-    if (round >= 2) run_command({"ip", "netns", "del", network_.prefix() + "p" + std::to_string(round - 2)});
+    if (round >= 2)
+      run_command({"ip", "netns", "del", network_.prefix() + "p" + std::to_string(round - 2)});
     check();
   }
 

@@ -176,6 +176,19 @@ TEST_F(TopCommandTest, LiveViewInAPipeIsPlainAndSigintExitsZero) {
   EXPECT_EQ(top.err(), "");
 }
 
+// The README's exit codes: the live view ends on SIGINT with 0 (above); --once interrupted
+// before its span ends prints no table and exits 130, like a shell's SIGINT.
+TEST_F(TopCommandTest, OnceInterruptedPrintsNoTableAndExits130) {
+  for (const int signal_number : {SIGINT, SIGTERM}) {
+    TopProcess top({"top", "--once", "--duration=30s"});
+    ASSERT_TRUE(top.wait_for_stderr("measuring for", kTimeoutMs)) << top.err();
+    top.signal(signal_number);
+    EXPECT_EQ(top.wait(kTimeoutMs), 130) << "signal " << signal_number << ": " << top.err();
+    EXPECT_EQ(top.out(), "");
+    EXPECT_NE(top.err().find("interrupted before the span ended"), std::string::npos) << top.err();
+  }
+}
+
 TEST_F(TopCommandTest, LiveViewOnATerminalRedrawsAndRestoresTheCursor) {
   TopProcess top({"top", "--interval=300ms"}, TopProcess::Stdout::terminal);
   ASSERT_TRUE(top.wait_for_stdout("\x1b[H\x1b[Jpackets per device and CPU over", kTimeoutMs))

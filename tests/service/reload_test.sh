@@ -52,7 +52,7 @@ expect "good reload: per_cpu: false applies at once (lo without cpu label)" \
 p1=$(lo_packets "$work/m1.txt")
 expect "good reload: counts do not reset ($p0 -> $p1)" test "$p1" -ge "$p0"
 expect "good reload: max_devices is said to need a restart" \
-  grep -q "max_devices: 4096 -> 100 needs a restart; keeping 4096" "$work/run.log"
+  grep -q 'msg="configuration reload" detail="max_devices: 4096 -> 100 needs a restart; keeping 4096"' "$work/run.log"
 
 # A bad file: logged with file:line, the running configuration stays.
 printf 'poll_interval: fast\nper_cpu: true\n' >"$config"
@@ -64,7 +64,7 @@ expect "bad reload: config_last_reload_successful 0" \
 expect "bad reload: the success timestamp stays" \
   test "$(metric netif_rx_exporter_config_last_reload_success_timestamp_seconds "$work/m2.txt")" = "$t1"
 expect "bad reload: logged with file:line:column" \
-  grep -q "configuration reload failed, keeping the running configuration: $config:1:16: key 'poll_interval'" "$work/run.log"
+  grep -q "msg=\"configuration reload failed, keeping the running configuration\" err=\"$config:1:16: key 'poll_interval'" "$work/run.log"
 expect "bad reload: the old per_cpu: false stays" \
   grep -Eq '^netif_rx_packets_total\{device="lo"\}' "$work/m2.txt"
 p2=$(lo_packets "$work/m2.txt")

@@ -68,7 +68,7 @@ expect "headers: X-Frame-Options on every answer" grep -qi '^X-Frame-Options: de
 expect "headers: Content-Security-Policy" grep -qi "^Content-Security-Policy: default-src 'none'" headers.txt
 expect "headers: also on a 401" \
   bash -c "curl -s -D - -o /dev/null --cacert ca1.crt '$url/' | grep -qi '^X-Frame-Options: deny'"
-for family in process_cpu_seconds_total process_resident_memory_bytes process_virtual_memory_bytes \
+for family in process_cpu_seconds_total process_resident_memory_bytes process_virtual_memory_bytes process_virtual_memory_max_bytes \
               process_start_time_seconds process_open_fds process_max_fds netif_rx_packets_total; do
   expect "metrics over TLS: $family" grep -q "^# TYPE $family " metrics.txt
 done
@@ -90,7 +90,7 @@ expect "broken web config: 500 with valid credentials" \
   test "$(code --cacert ca2.crt -u admin:secret "$url/metrics")" = 500
 expect "broken web config: 500 without credentials (not served without auth)" \
   test "$(code --cacert ca2.crt "$url/metrics")" = 500
-expect "broken web config: logged with file:line" grep -q "web configuration reload failed, refusing requests with 500: web.yml:[0-9]*:[0-9]*: " run.log
+expect "broken web config: logged with file:line" grep -q 'msg="web configuration reload failed, refusing requests with 500" err="web.yml:[0-9]*:[0-9]*: ' run.log
 cp web.yml.good web.yml
 expect "fixed web config: 200 again" test "$(code --cacert ca2.crt -u admin:secret "$url/metrics")" = 200
 stop_exporter >/dev/null
@@ -124,7 +124,7 @@ out=$(timeout 10 "$binary" --web.config.file=bad.yml --web.listen-address="127.0
 rc=$?
 expect "bad web config at startup: exit 1 (got $rc)" test "$rc" = 1
 expect "bad web config at startup: one line with file:line:column" \
-  grep -q "invalid web configuration: bad.yml:2:8: key 'basic_auth_users.bob': not a bcrypt hash" <<<"$out"
+  grep -q "msg=\"invalid web configuration\" err=\"bad.yml:2:8: key 'basic_auth_users.bob': not a bcrypt hash" <<<"$out"
 printf 'tls_server_config:\n  cert_file: missing.crt\n  key_file: server.key\n' >nocert.yml
 out=$(timeout 10 "$binary" --web.config.file=nocert.yml --web.listen-address="127.0.0.1:$(free_port)" 2>&1)
 rc=$?

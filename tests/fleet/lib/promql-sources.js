@@ -29,6 +29,7 @@ const CONTRACT_METRICS = new Set([
   'process_cpu_seconds_total',
   'process_resident_memory_bytes',
   'process_virtual_memory_bytes',
+  'process_virtual_memory_max_bytes',
   'process_start_time_seconds',
   'process_open_fds',
   'process_max_fds',
@@ -56,14 +57,18 @@ const DEFAULT_SUBSTITUTIONS = {
   __rate_interval: '1m',
   __interval: '15s',
   __range: '5m',
+  cluster_label: 'cluster',
+  cluster: '.*',
   job: '.+',
   instance: '.+',
   device: '.+',
+  node_job: '.+',
 };
 
 function substitute(expr, values) {
   return expr.replace(/\$\{(\w+)(?::\w+)?\}|\[\[(\w+)\]\]|\$(\w+)/g, (all, a, b, c) => {
     const name = a || b || c;
+    if (/^[0-9]+$/.test(name)) return all; // a regex group reference of label_replace ("$1")
     if (!(name in values)) throw new Error(`unknown variable $${name} in ${expr}`);
     return values[name];
   });
@@ -81,7 +86,7 @@ function panels(dashboard) {
 
 // label_values(SELECTOR, LABEL) as PromQL: the series that carry the label.
 function variableQueryAsPromQL(query) {
-  const m = /^\s*label_values\(\s*(.*)\s*,\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*\)\s*$/s.exec(query);
+  const m = /^\s*label_values\(\s*(.*)\s*,\s*([a-zA-Z_][a-zA-Z0-9_]*|\$\{[a-zA-Z_][a-zA-Z0-9_]*\})\s*\)\s*$/s.exec(query);
   if (!m) throw new Error(`unsupported variable query: ${query}`);
   return { expr: `group by (${m[2]}) (${m[1]})`, label: m[2] };
 }
@@ -93,6 +98,7 @@ function dashboardQueries(dir) {
     const dashboard = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     for (const v of (dashboard.templating && dashboard.templating.list) || []) {
       if (v.type !== 'query') continue;
+      // (constants, like cluster_label, are substituted as DEFAULT_SUBSTITUTIONS say)
       const query = typeof v.query === 'string' ? v.query : v.query && v.query.query;
       const q = variableQueryAsPromQL(query);
       out.push({ file, where: `variable $${v.name}`, expr: q.expr, instant: true, data: true });
@@ -100,7 +106,7 @@ function dashboardQueries(dir) {
     for (const p of panels(dashboard)) {
       if (p.type === 'row' || p.type === 'text') continue;
       for (const t of p.targets || []) {
-        out.push({ file, where: `panel "${p.title}" ${t.refId}`, expr: t.expr, instant: !!t.instant, data: true });
+        out.push({ file, where: `panel "${p.title}" ${t.refId}`, expr: t.expr, instant: !!t.instant, data: true, panel: p, refId: t.refId });
       }
     }
   }

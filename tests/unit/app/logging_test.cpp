@@ -1,6 +1,15 @@
 #include "app/logging.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "util/log.h"
 
 namespace netif_rx {
 namespace {
@@ -90,6 +99,114 @@ TEST(Logging, EveryRecordIsExactlyOneLine) {
       EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
     }
   }
+}
+
+TEST(StructuredLogging, MessageAndFieldsAreSeparateKeysInBothFormats) {
+  const std::string payload = log::encode_payload(
+      "listening",
+      {{"address", "127.0.0.1:19100"}, {"telemetry_path", "/metrics"}, {"tls", false}});
+  const auto decoded = log::decode_payload(payload);
+  EXPECT_EQ(
+      format_log_record(LogFormat::logfmt, kTs, "info", "web/http_server.cpp:92", decoded.message,
+                        decoded.fields),
+      "ts=2024-05-06T07:08:09.123Z level=info source=web/http_server.cpp:92 msg=\"listening\" "
+      "address=127.0.0.1:19100 telemetry_path=/metrics tls=false\n");
+  EXPECT_EQ(format_log_record(LogFormat::json, kTs, "info", "web/http_server.cpp:92",
+                              decoded.message, decoded.fields),
+            "{\"ts\":\"2024-05-06T07:08:09.123Z\",\"level\":\"info\",\"source\":\"web/"
+            "http_server.cpp:92\",\"msg\":\"listening\",\"address\":\"127.0.0.1:19100\","
+            "\"telemetry_path\":\"/metrics\",\"tls\":false}\n");
+}
+
+TEST(StructuredLogging, NumbersStayNumbersInJsonAndDurationsReadLikePrometheus) {
+  const std::string payload =
+      log::encode_payload("ready", {{"pid", 42},
+                                    {"max_devices", 4096U},
+                                    {"share", 0.25},
+                                    {"poll_interval", std::chrono::milliseconds(90000)},
+                                    {"nan", std::nan("")}});
+  const auto fields = log::decode_payload(payload).fields;
+  EXPECT_EQ(format_log_record(LogFormat::json, kTs, "info", "", "ready", fields),
+            "{\"ts\":\"2024-05-06T07:08:09.123Z\",\"level\":\"info\",\"msg\":\"ready\",\"pid\":42,"
+            "\"max_devices\":4096,\"share\":0.25,\"poll_interval\":\"1m30s\",\"nan\":\"NaN\"}\n");
+  EXPECT_EQ(format_log_record(LogFormat::logfmt, kTs, "info", "", "ready", fields),
+            "ts=2024-05-06T07:08:09.123Z level=info msg=\"ready\" pid=42 max_devices=4096 "
+            "share=0.25 poll_interval=1m30s nan=NaN\n");
+}
+
+TEST(StructuredLogging, LogfmtQuotesValuesOnlyWhenNeeded) {
+  const std::string payload = log::encode_payload("x", {{"plain", "eth0"},
+                                                        {"empty", ""},
+                                                        {"space", "a b"},
+                                                        {"equals", "a=b"},
+                                                        {"quote", "say \"hi\""},
+                                                        {"newline", "one\ntwo"}});
+  const auto fields = log::decode_payload(payload).fields;
+  EXPECT_EQ(format_log_record(LogFormat::logfmt, kTs, "warn", "", "x", fields),
+            "ts=2024-05-06T07:08:09.123Z level=warn msg=\"x\" plain=eth0 empty=\"\" space=\"a b\" "
+            "equals=\"a=b\" quote=\"say \\\"hi\\\"\" newline=\"one\\ntwo\"\n");
+}
+
+// A hostile value (a device name, an error text) cannot forge fields or break the line.
+TEST(StructuredLogging, SeparatorsInTextsCannotForgeFields) {
+  const std::string payload = log::encode_payload(
+      "a\x1f"
+      "sfake\x1e"
+      "1",
+      {{"device",
+        "x\x1f"
+        "sforged\x1e"
+        "2\n"}});
+  const auto decoded = log::decode_payload(payload);
+  EXPECT_EQ(decoded.message, "a sfake 1");
+  ASSERT_EQ(decoded.fields.size(), 1U);
+  EXPECT_EQ(decoded.fields[0].key, "device");
+  EXPECT_EQ(decoded.fields[0].value, "x sforged 2\n");
+  const std::string line =
+      format_log_record(LogFormat::logfmt, kTs, "info", "", decoded.message, decoded.fields);
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+}
+
+TEST(StructuredLogging, PlainTextIsAllMessage) {
+  const auto decoded = log::decode_payload("libbpf: loaded");
+  EXPECT_EQ(decoded.message, "libbpf: loaded");
+  EXPECT_TRUE(decoded.fields.empty());
+}
+
+TEST(StructuredLogging, SourceIsTheLastTwoPathComponents) {
+  EXPECT_EQ(log_source("/work/src/daemon/web/http_server.cpp", 92), "web/http_server.cpp:92");
+  EXPECT_EQ(log_source("daemon/app/app.cpp", 7), "app/app.cpp:7");
+  EXPECT_EQ(log_source("main.cpp", 3), "main.cpp:3");
+}
+
+// Through spdlog and the configured formatter, as the daemon logs: the source is this file.
+TEST(StructuredLogging, ARecordThroughTheDefaultLoggerCarriesItsSource) {
+  char path[] = "/tmp/netif-rx-log-test.XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const int saved = ::dup(STDERR_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  setup_logging("info", LogFormat::json);
+  const int line = __LINE__ + 1;
+  log::info("probe attached", {{"program", "netif_rx_btf"}, {"max_devices", 4096}});
+  log::debug("not shown at level info");
+  spdlog::default_logger()->flush();
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  ::close(fd);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  ::unlink(path);
+  const std::string out = text.str();
+  EXPECT_NE(
+      out.find("\"level\":\"info\",\"source\":\"app/logging_test.cpp:" + std::to_string(line) +
+               "\",\"msg\":\"probe attached\",\"program\":\"netif_rx_btf\",\"max_devices\":"
+               "4096}\n"),
+      std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("not shown"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }
 
 }  // namespace

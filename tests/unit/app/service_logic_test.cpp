@@ -1,5 +1,10 @@
 // Reload planning, process metrics parsing and the check report.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <fstream>
+#include <set>
+#include <string>
 
 #include "app/check_report.h"
 #include "config/config_reload.h"
@@ -60,10 +65,32 @@ TEST(ProcessMetrics, ExportsTheStandardFamilies) {
   const auto families = ProcessCollector().Collect();
   std::vector<std::string> names;
   for (const auto& family : families) names.push_back(family.name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"process_cpu_seconds_total", "process_resident_memory_bytes",
-                                      "process_virtual_memory_bytes", "process_start_time_seconds",
-                                      "process_open_fds", "process_max_fds"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "process_cpu_seconds_total", "process_resident_memory_bytes",
+                       "process_virtual_memory_bytes", "process_start_time_seconds",
+                       "process_open_fds", "process_max_fds", "process_virtual_memory_max_bytes"}));
+  rlimit limit{};
+  ASSERT_EQ(::getrlimit(RLIMIT_AS, &limit), 0);
+  EXPECT_EQ(families.back().metric.at(0).gauge.value, static_cast<double>(limit.rlim_cur));
+}
+
+// The README's row of process metrics names exactly what the collector exports.
+TEST(ProcessMetrics, TheReadmeListsExactlyTheExportedFamilies) {
+  std::ifstream in(std::string(NETIF_RX_TEST_DATA_DIR) + "/../../../README.md");
+  ASSERT_TRUE(in) << "README.md not found";
+  std::string line;
+  std::set<std::string> documented;
+  while (std::getline(in, line)) {
+    if (line.rfind("| `process_", 0) != 0) continue;
+    const std::string names = line.substr(0, line.find(" | "));
+    for (std::size_t start = names.find('`'); start != std::string::npos;
+         start = names.find('`', names.find('`', start + 1) + 1)) {
+      documented.insert(names.substr(start + 1, names.find('`', start + 1) - start - 1));
+    }
+  }
+  std::set<std::string> exported;
+  for (const auto& family : ProcessCollector().Collect()) exported.insert(family.name);
+  EXPECT_EQ(documented, exported);
 }
 
 TEST(CheckReport, MarksEachRequirementAndExitsNonZeroOnABlockingFailure) {
