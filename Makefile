@@ -2,6 +2,7 @@
 #   make run    install what is missing, build, run the exporter (embedded defaults)
 #   make test   install what is missing, build, pass every test
 #   make bench  the overhead benchmark (not part of make test)
+#   make stress the HTTP front under hostile clients (not part of make test)
 BUILD_DIR      ?= build
 TEST_BUILD_DIR ?= build/test
 JOBS           ?= $(shell nproc)
@@ -11,7 +12,7 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build format format-check bench install clean
+.PHONY: all deps build run test test-build format format-check bench stress install clean
 
 all: build
 
@@ -40,6 +41,14 @@ bench: deps
 	@cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF -DNETIF_RX_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j $(JOBS) --target netif_rx_bench
 	$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS)
+
+# Not part of make test (which runs a short version): the HTTP front under
+# silent and slowloris connections, then under random basic auth credentials,
+# on a release build (as root). Prints the tables of the README.
+STRESS_ARGS ?=
+stress: build
+	python3 tests/stress/web_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
+	python3 tests/stress/auth_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')

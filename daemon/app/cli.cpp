@@ -96,8 +96,8 @@ Flags:
                                netif_rx_exporter.yaml).
       --web.listen-address=ADDR
                                Address to listen on, repeatable (default:
-                               :19100; forms: :PORT, IPV4:PORT, HOST:PORT;
-                               IPv4 only).
+                               :19100; forms: :PORT, IPV4:PORT, HOST:PORT,
+                               [IPV6]:PORT; [::]:PORT is dual-stack).
       --web.config.file=PATH   Exporter-toolkit web configuration (TLS, basic
                                auth, headers).
       --web.telemetry-path=PATH

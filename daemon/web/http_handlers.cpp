@@ -17,6 +17,8 @@ const char* reason_phrase(int status) {
       return "OK";
     case 401:
       return "Unauthorized";
+    case 403:
+      return "Forbidden";
     case 404:
       return "Not Found";
     case 405:
@@ -64,7 +66,10 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
     if (web && !web->ok) {
       response = {500, "text/plain; charset=utf-8",
                   "the web configuration file is invalid; see the exporter's log\n"};
-    } else if (web && web->auth && web->auth->enabled() &&
+    } else if (web && !open_to_probes_ && web->client_certificate_required &&
+               (request == nullptr || request->client_cert == nullptr)) {
+      response = {403, "text/plain; charset=utf-8", "a client certificate is required\n"};
+    } else if (web && !open_to_probes_ && web->auth && web->auth->enabled() &&
                !web->auth->allows(mg_get_header(conn, "Authorization"))) {
       response = {401, "text/plain; charset=utf-8", "Unauthorized\n"};
       headers += "WWW-Authenticate: Basic realm=\"netif_rx_exporter\"\r\n";

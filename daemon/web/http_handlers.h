@@ -22,6 +22,9 @@ class ReadOnlyHandler : public CivetHandler {
   // Every request then passes the web configuration: 500 while it is broken,
   // 401 without valid basic auth credentials, its headers on every answer.
   void set_web_config(WebConfigWatcher* web) { web_ = web; }
+  // Kubernetes probes: answered without basic auth credentials or a client
+  // certificate (kubelet sends neither); they tell nothing but liveness.
+  void serve_without_credentials() { open_to_probes_ = true; }
 
   bool handleGet(CivetServer* server, mg_connection* conn) override;
   bool handleHead(CivetServer* server, mg_connection* conn) override;
@@ -44,6 +47,7 @@ class ReadOnlyHandler : public CivetHandler {
 
   std::string path_;
   WebConfigWatcher* web_ = nullptr;
+  bool open_to_probes_ = false;
 };
 
 // The exposition of every collectable, in the text format.

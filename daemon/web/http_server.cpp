@@ -3,7 +3,6 @@
 #include <CivetServer.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -15,23 +14,39 @@
 #include "util/unique_fd.h"
 #include "web/civetweb_tls.h"
 #include "web/http_handlers.h"
+#include "web/ipv6_listener.h"
 #include "web/landing_page.h"
+#include "web/listener_tuning.h"
+#include "web/process_listeners.h"
 #include "web/tls_context.h"
 #include "web/web_config_watcher.h"
 
 namespace netif_rx {
 namespace {
 
+// How the front holds up against clients that connect and say nothing or
+// dribble their request (see README, "Hostile clients"). civetweb serves one
+// connection per worker thread: a connection that sends nothing after its
+// handshake is held back by the kernel (TCP_DEFER_ACCEPT) for
+// kDeferAcceptSeconds and never takes a worker in that time; one that sends a
+// request slowly takes a worker for at most kRequestTimeoutMs.
+constexpr int kWorkerThreads = 256;
+constexpr int kRequestTimeoutMs = 5000;
+constexpr int kDeferAcceptSeconds = 300;
+// Connections the kernel may hold (deferred or waiting for accept) per
+// listener; Linux caps it at net.core.somaxconn (4096 by default).
+constexpr int kListenBacklog = 4096;
+// Connections accepted but not yet taken by a worker.
+constexpr int kConnectionQueue = 256;
+
 // Connects to a listener and hangs up at once.
-void poke_listener(const ListenAddress& address) {
-  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+void poke_listener(ListenAddress address) {
+  if (address.host.empty()) address.host = "127.0.0.1";
+  if (address.host == "::") address.host = "::1";
+  const SocketAddress sa = socket_address_of(address);
+  UniqueFd fd(::socket(sa.storage.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!fd.valid()) return;
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(address.port);
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (!address.host.empty()) ::inet_pton(AF_INET, address.host.c_str(), &sa.sin_addr);
-  (void)::connect(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+  (void)::connect(fd.get(), sa.get(), sa.length);
 }
 
 }  // namespace
@@ -45,14 +60,21 @@ HttpServer::HttpServer(HttpOptions options,
     throw TlsError("the web configuration asks for TLS but this civetweb was built without it");
   }
   if (tls) load_civetweb_tls_compat();
+  raise_open_file_limit();
   std::string ports;
   for (const auto& address : options_.addresses) {
     check_can_listen(address);
-    ports += (ports.empty() ? "" : ",") + address.civetweb_port() + (tls ? "s" : "");
+    ports += (ports.empty() ? "" : ",") +
+             (address.ipv6 ? std::string(kIpv6StandIn) : address.civetweb_port()) +
+             (tls ? "s" : "");
   }
   const std::vector<std::string> civet_options{
-      "listening_ports",   ports, "num_threads",           "4",   "request_timeout_ms", "10000",
-      "enable_keep_alive", "no",  "keep_alive_timeout_ms", "5000"};
+      "listening_ports",    ports,
+      "num_threads",        std::to_string(kWorkerThreads),
+      "request_timeout_ms", std::to_string(kRequestTimeoutMs),
+      "listen_backlog",     std::to_string(kListenBacklog),
+      "connection_queue",   std::to_string(kConnectionQueue),
+      "enable_keep_alive",  "no"};
   CivetCallbacks callbacks{};
   if (tls) {
     WebConfigWatcher* web = web_.get();
@@ -65,6 +87,7 @@ HttpServer::HttpServer(HttpOptions options,
     throw ListenError("cannot start the HTTP server on " + ports + ": " + e.what() +
                       "; check --web.listen-address");
   }
+  take_over_listeners();
 
   handlers_.push_back(
       std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
@@ -73,17 +96,22 @@ HttpServer::HttpServer(HttpOptions options,
   handlers_.push_back(std::make_unique<TextHandler>("/", [landing] {
     return TextHandler::Response{200, "text/html; charset=utf-8", landing};
   }));
-  handlers_.push_back(std::make_unique<TextHandler>("/-/healthy", [] {
+  // The probe paths answer without credentials (see serve_without_credentials).
+  auto healthy = std::make_unique<TextHandler>("/-/healthy", [] {
     return TextHandler::Response{200, "text/plain; charset=utf-8", "Healthy\n"};
-  }));
+  });
+  healthy->serve_without_credentials();
+  handlers_.push_back(std::move(healthy));
   auto ready_check = options_.ready;
-  handlers_.push_back(std::make_unique<TextHandler>("/-/ready", [ready_check] {
+  auto ready = std::make_unique<TextHandler>("/-/ready", [ready_check] {
     if (ready_check && ready_check()) {
       return TextHandler::Response{200, "text/plain; charset=utf-8", "Ready\n"};
     }
     return TextHandler::Response{503, "text/plain; charset=utf-8",
                                  "Not ready: probe not attached or polls are stale\n"};
-  }));
+  });
+  ready->serve_without_credentials();
+  handlers_.push_back(std::move(ready));
   for (const auto& handler : handlers_) {
     handler->set_web_config(web_.get());
     server_->addHandler(handler->path(), handler.get());
@@ -107,6 +135,29 @@ int HttpServer::init_ssl(void* ssl_ctx, void* user_data) {
                                                                                               : -1;
 }
 
+// Puts the IPv6 sockets in their stand-ins' places, learns the real ports,
+// and defers accept on every listener.
+void HttpServer::take_over_listeners() {
+  const std::vector<int> civet_ports = server_->getListeningPorts();
+  for (std::size_t i = 0; i < options_.addresses.size() && i < civet_ports.size(); ++i) {
+    const ListenAddress& address = options_.addresses[i];
+    int port = civet_ports[i];
+    if (address.ipv6) {
+      const UniqueFd socket = listen_ipv6(address, kListenBacklog);
+      if (!replace_listener(port, socket)) {
+        throw ListenError("cannot listen on " + address.text +
+                          ": the stand-in listener was not found");
+      }
+      ProcessListener bound;
+      port = describe_listener(socket.get(), bound) ? bound.port : address.port;
+    }
+    ports_.push_back(port);
+  }
+  const int deferred = defer_accept_on_listeners(ports_, kDeferAcceptSeconds);
+  log::debug("deferred accept set",
+             {{"listening_sockets", deferred}, {"seconds", kDeferAcceptSeconds}});
+}
+
 void HttpServer::reload_web_config() { web_->reload(); }
 
 HttpServer::~HttpServer() {
@@ -125,6 +176,6 @@ HttpServer::~HttpServer() {
   waker.join();
 }
 
-std::vector<int> HttpServer::listening_ports() const { return server_->getListeningPorts(); }
+std::vector<int> HttpServer::listening_ports() const { return ports_; }
 
 }  // namespace netif_rx

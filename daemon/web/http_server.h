@@ -44,12 +44,14 @@ class HttpServer {
 
  private:
   static int init_ssl(void* ssl_ctx, void* user_data);
+  void take_over_listeners();
 
   HttpOptions options_;
   std::unique_ptr<WebConfigWatcher> web_;
   std::function<std::shared_ptr<ssl_ctx_st>()> tls_source_;
   std::vector<std::unique_ptr<ReadOnlyHandler>> handlers_;
   std::unique_ptr<CivetServer> server_;  // last: stops before the handlers go
+  std::vector<int> ports_;               // as bound, in the order of options_.addresses
 };
 
 }  // namespace netif_rx

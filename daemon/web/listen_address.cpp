@@ -40,7 +40,16 @@ ListenAddress parse_listen_address(const std::string& text) {
   address.port = static_cast<std::uint16_t>(port);
 
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    throw bad("is an IPv6 address; this build serves IPv4 only (use :PORT or an IPv4 address)");
+    host = host.substr(1, host.size() - 2);
+    in6_addr numeric6{};
+    if (inet_pton(AF_INET6, host.c_str(), &numeric6) != 1) {
+      throw bad("has an invalid IPv6 address '" + host + "'; write [::]:PORT or [::1]:PORT");
+    }
+    char canonical[INET6_ADDRSTRLEN];
+    inet_ntop(AF_INET6, &numeric6, canonical, sizeof canonical);
+    address.host = canonical;
+    address.ipv6 = true;
+    return address;
   }
   if (host.empty() || host == "0.0.0.0") return address;
 
@@ -64,19 +73,34 @@ ListenAddress parse_listen_address(const std::string& text) {
   return address;
 }
 
+SocketAddress socket_address_of(const ListenAddress& address) {
+  SocketAddress out;
+  if (address.ipv6) {
+    auto* sa = reinterpret_cast<sockaddr_in6*>(&out.storage);
+    sa->sin6_family = AF_INET6;
+    sa->sin6_port = htons(address.port);
+    inet_pton(AF_INET6, address.host.c_str(), &sa->sin6_addr);
+    out.length = sizeof *sa;
+    return out;
+  }
+  auto* sa = reinterpret_cast<sockaddr_in*>(&out.storage);
+  sa->sin_family = AF_INET;
+  sa->sin_port = htons(address.port);
+  sa->sin_addr.s_addr = htonl(INADDR_ANY);
+  if (!address.host.empty()) inet_pton(AF_INET, address.host.c_str(), &sa->sin_addr);
+  out.length = sizeof *sa;
+  return out;
+}
+
 void check_can_listen(const ListenAddress& address) {
-  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  UniqueFd fd(::socket(address.ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!fd.valid()) {
     throw ListenError("cannot listen on " + address.text + ": socket: " + std::strerror(errno));
   }
   const int one = 1;
   ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(address.port);
-  sa.sin_addr.s_addr = htonl(INADDR_ANY);
-  if (!address.host.empty()) inet_pton(AF_INET, address.host.c_str(), &sa.sin_addr);
-  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
+  const SocketAddress sa = socket_address_of(address);
+  if (::bind(fd.get(), sa.get(), sa.length) != 0) {
     const int err = errno;
     std::string fix;
     if (err == EADDRINUSE) {
@@ -84,6 +108,9 @@ void check_can_listen(const ListenAddress& address) {
             std::to_string(address.port) + "'); choose another with --web.listen-address";
     } else if (err == EACCES) {
       fix = "ports below 1024 need CAP_NET_BIND_SERVICE; choose a higher port";
+    } else if (err == EADDRNOTAVAIL && address.ipv6) {
+      fix =
+          "no interface has that address (is IPv6 enabled? sysctl net.ipv6.conf.all.disable_ipv6)";
     } else if (err == EADDRNOTAVAIL) {
       fix = "no interface has that address; use :PORT to listen on every address";
     } else {

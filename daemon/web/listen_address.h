@@ -1,5 +1,8 @@
-// --web.listen-address values: ":PORT", "HOST:PORT" (IPv4 only; "[IPv6]:PORT" is rejected).
+// --web.listen-address values: ":PORT" (every IPv4 address), "HOST:PORT",
+// "[IPv6]:PORT" ("[::]:PORT" is dual-stack: IPv6 and IPv4 clients).
 #pragma once
+
+#include <sys/socket.h>
 
 #include <cstdint>
 #include <stdexcept>
@@ -9,11 +12,21 @@ namespace netif_rx {
 
 struct ListenAddress {
   std::string text;  // as given, for messages
-  std::string host;  // numeric IPv4 address; empty = every address
+  std::string host;  // numeric IPv4 or IPv6 address; empty = every IPv4 address
   std::uint16_t port = 0;
-  // The form civetweb's listening_ports option takes.
+  bool ipv6 = false;  // host is an IPv6 address ("::" = dual-stack)
+  // The form civetweb's listening_ports option takes (IPv4 addresses only).
   std::string civetweb_port() const;
 };
+
+struct SocketAddress {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  const sockaddr* get() const { return reinterpret_cast<const sockaddr*>(&storage); }
+};
+
+// The address to bind to.
+SocketAddress socket_address_of(const ListenAddress& address);
 
 // The address can't be used; what() is one line with the fix.
 class ListenError : public std::runtime_error {
@@ -21,7 +34,8 @@ class ListenError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses and resolves (a host name resolves to its first IPv4 address).
+// Parses and resolves (a host name resolves to its first IPv4 address; IPv6
+// addresses are written numerically in brackets).
 // Throws ListenError.
 ListenAddress parse_listen_address(const std::string& text);
 

@@ -1,10 +1,15 @@
 #include "web/tls_context.h"
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <spdlog/spdlog.h>
 
+#include <array>
+#include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
 
 #include "util/log.h"
@@ -24,18 +29,51 @@ std::string openssl_error() {
 
 int accept_any_certificate(int, X509_STORE_CTX*) { return 1; }
 
+// A certificate the configuration requires is asked for but not required by
+// the handshake: a connection without one may still reach the probe paths
+// (kubelet presents none), and every other path refuses it (see
+// requires_client_certificate). One presented is verified as configured.
 int verify_mode(ClientAuth auth) {
-  switch (auth) {
-    case ClientAuth::none:
-      return SSL_VERIFY_NONE;
-    case ClientAuth::request:
-    case ClientAuth::verify_if_given:
-      return SSL_VERIFY_PEER;
-    case ClientAuth::require_any:
-    case ClientAuth::require_and_verify:
-      return SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+  return auth == ClientAuth::none ? SSL_VERIFY_NONE : SSL_VERIFY_PEER;
+}
+
+constexpr std::size_t kSessionContextSize = 32;
+using SessionContext = std::array<unsigned char, kSessionContextSize>;
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// SHA-256 of everything a session's security depends on: the certificate,
+// key and client CA files and the client authentication settings. A session
+// issued under one configuration is never resumed under another.
+SessionContext session_context_of(const TlsServerConfig& config) {
+  std::string material = "netif_rx_exporter tls v1\n";
+  for (const auto* file : {&config.cert_file, &config.key_file, &config.client_ca_file}) {
+    const std::string bytes = file->empty() ? std::string() : file_bytes(*file);
+    material += std::to_string(bytes.size()) + ":" + bytes;
   }
-  return SSL_VERIFY_NONE;
+  material += std::to_string(static_cast<int>(config.client_auth)) + ":" +
+              std::to_string(static_cast<int>(config.min_version));
+  SessionContext out{};
+  unsigned length = 0;
+  EVP_Digest(material.data(), material.size(), out.data(), &length, EVP_sha256(), nullptr);
+  return out;
+}
+
+// Each context we build carries its session id context in ex_data (OpenSSL
+// has no getter for it), so that a connection switched to it gets it too.
+int session_context_index() {
+  static const int index = SSL_CTX_get_ex_new_index(
+      0, nullptr, nullptr, nullptr, [](void*, void* data, CRYPTO_EX_DATA*, int, long, void*) {
+        delete static_cast<SessionContext*>(data);
+      });
+  return index;
+}
+
+const SessionContext* session_context(SSL_CTX* ctx) {
+  return static_cast<const SessionContext*>(SSL_CTX_get_ex_data(ctx, session_context_index()));
 }
 
 // Without verification, the certificate is asked for (or required) but any
@@ -66,7 +104,11 @@ bool apply_context(SSL* ssl, SSL_CTX* from) {
   }
   SSL_set_verify(ssl, SSL_CTX_get_verify_mode(from), SSL_CTX_get_verify_callback(from));
   SSL_set_min_proto_version(ssl, SSL_CTX_get_min_proto_version(from));
-  return true;
+  // Before the session lookup: a session (cached or ticket) issued under
+  // another configuration does not match and gets a full handshake.
+  const SessionContext* context = session_context(from);
+  return context != nullptr &&
+         SSL_set_session_id_context(ssl, context->data(), context->size()) == 1;
 }
 
 int on_client_hello(SSL* ssl, int* alert, void* arg) {
@@ -109,9 +151,12 @@ TlsContext build_tls_context(const TlsServerConfig& config) {
   SSL_CTX_set_min_proto_version(
       ctx.get(), config.min_version == TlsVersion::tls13 ? TLS1_3_VERSION : TLS1_2_VERSION);
   SSL_CTX_set_options(ctx.get(), SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
-  // One session id context, so that resumption works across rotations.
-  static const unsigned char kSessionContext[] = "netif_rx_exporter";
-  SSL_CTX_set_session_id_context(ctx.get(), kSessionContext, sizeof kSessionContext - 1);
+  auto context = std::make_unique<SessionContext>(session_context_of(config));
+  if (SSL_CTX_set_session_id_context(ctx.get(), context->data(), context->size()) != 1 ||
+      SSL_CTX_set_ex_data(ctx.get(), session_context_index(), context.get()) != 1) {
+    throw TlsError("cannot set the TLS session context: " + openssl_error());
+  }
+  (void)context.release();  // owned by the context now
   return ctx;
 }
 
@@ -130,8 +175,10 @@ bool install_tls_rotation(ssl_ctx_st* base, const TlsContext& current,
                      SSL_CTX_get_verify_callback(current.get()));
   SSL_CTX_set_min_proto_version(base, SSL_CTX_get_min_proto_version(current.get()));
   SSL_CTX_set_options(base, SSL_OP_NO_RENEGOTIATION);
-  static const unsigned char kSessionContext[] = "netif_rx_exporter";
-  SSL_CTX_set_session_id_context(base, kSessionContext, sizeof kSessionContext - 1);
+  // Every connection gets the newest configuration's session id context in
+  // the ClientHello callback; until then, one that matches no session.
+  static const unsigned char kNoSession[] = "netif_rx_exporter: not yet configured";
+  SSL_CTX_set_session_id_context(base, kNoSession, SSL_MAX_SID_CTX_LENGTH);
   SSL_CTX_set_client_hello_cb(base, on_client_hello, const_cast<TlsContextSource*>(source));
   return true;
 }

@@ -28,8 +28,17 @@ class TlsError : public std::runtime_error {
 
 using TlsContext = std::shared_ptr<ssl_ctx_st>;
 
+// True when the configuration requires a client certificate. The handshake
+// then only asks for one (so that probes without one get through) and every
+// path except the probe paths refuses a connection that presented none.
+inline bool requires_client_certificate(ClientAuth auth) {
+  return auth == ClientAuth::require_any || auth == ClientAuth::require_and_verify;
+}
+
 // A new server context: certificate chain, key (checked against it), client
-// CA, client authentication, minimum version. Throws TlsError.
+// CA, client authentication, minimum version, and a session id context that
+// is a digest of all of them (no session resumes across a change). Throws
+// TlsError.
 TlsContext build_tls_context(const TlsServerConfig& config);
 
 // The newest context, or null when there is none (TLS off).

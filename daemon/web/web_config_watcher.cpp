@@ -48,6 +48,7 @@ std::shared_ptr<WebState> WebConfigWatcher::load(std::vector<std::string>& files
     files.push_back(config.tls->key_file);
     if (!config.tls->client_ca_file.empty()) files.push_back(config.tls->client_ca_file);
     state->tls = build_tls_context(*config.tls);
+    state->client_certificate_required = requires_client_certificate(config.tls->client_auth);
   }
   return state;
 }

@@ -25,6 +25,8 @@ struct WebState {
   std::vector<std::pair<std::string, std::string>> headers;
   std::shared_ptr<const BasicAuthenticator> auth;
   TlsContext tls;  // null: plain HTTP
+  // Paths other than the probes refuse a connection without a client certificate.
+  bool client_certificate_required = false;
 };
 
 class WebConfigWatcher {

@@ -57,7 +57,8 @@ class AttachModeTest : public ::testing::Test {
 TEST_F(AttachModeTest, AutoAttachesTheBtfTracepoint) {
   ExporterProcess exporter("poll_interval: 100ms\nattach: auto\n");
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
-  EXPECT_NE(exporter.log().find("probe netif_rx_btf attached to tp_btf/netif_receive_skb"),
+  EXPECT_NE(exporter.log().find(
+                "msg=\"probe attached\" program=netif_rx_btf attach=tp_btf/netif_receive_skb"),
             std::string::npos)
       << exporter.log();
   const auto [packets, bytes] = count_through(exporter, pair_);
@@ -74,8 +75,10 @@ TEST_F(AttachModeTest, ClassicTracepointCountsTheSame) {
        "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
        "exec \"$0\" \"$@\""});
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
-  EXPECT_NE(exporter.log().find("probe netif_rx_tp attached to tracepoint/net/netif_receive_skb"),
-            std::string::npos)
+  EXPECT_NE(
+      exporter.log().find(
+          "msg=\"probe attached\" program=netif_rx_tp attach=tracepoint/net/netif_receive_skb"),
+      std::string::npos)
       << exporter.log();
   const auto [packets, bytes] = count_through(exporter, pair_);
   EXPECT_EQ(packets, kPackets);

@@ -108,14 +108,95 @@ YAML
 port=$(free_port)
 url="https://127.0.0.1:$port"
 start_exporter mtls.log --web.config.file=mtls.yml --web.listen-address="127.0.0.1:$port"
-if wait_http "$url/-/healthy" 200 --cacert ca1.crt --cert client1.crt --key client1.key; then
+if wait_http "$url/metrics" 200 --cacert ca1.crt --cert client1.crt --key client1.key; then
   pass "client certificate signed by the client CA: 200"
-  expect "no client certificate: refused" test "$(code --cacert ca1.crt "$url/-/healthy")" = 000
+  expect "no client certificate: metrics refused with 403" \
+    test "$(code --cacert ca1.crt "$url/metrics")" = 403
+  expect "no client certificate: the probe paths answer (kubelet presents none)" \
+    bash -c "[[ \$(curl -s -o /dev/null -w '%{http_code}' -k '$url/-/healthy') == 200 &&
+               \$(curl -s -o /dev/null -w '%{http_code}' -k '$url/-/ready') == 200 ]]"
   expect "client certificate of another CA: refused" \
     test "$(code --cacert ca1.crt --cert client2.crt --key client2.key "$url/-/healthy")" = 000
 else
   fail "mutual TLS: no answer with a valid client certificate; log: $(cat mtls.log)"
 fi
+stop_exporter >/dev/null
+
+# --- No TLS session resumes across a change of the web configuration. ---
+# session VERSION OUT|IN FILE [openssl args]: one request; prints New or Reused.
+session() {
+  local version=$1 mode=$2 file=$3
+  shift 3
+  printf 'GET /-/healthy HTTP/1.0\r\n\r\n' |
+    timeout 5 openssl s_client -connect "127.0.0.1:$port" "-$version" -CAfile ca1.crt \
+      -CAfile ca2.crt -ign_eof "-sess_$mode" "$file" "$@" 2>/dev/null |
+    awk '/^(New|Reused),/ { sub(",", "", $1); print $1; exit }'
+}
+cat ca1.crt ca2.crt >cas.crt
+cp server1.crt server.crt && cp server1.key server.key
+write_tls_config() { # CLIENT_AUTH [CLIENT_CA]
+  { printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n'
+    [[ -n ${2:-} ]] && printf '  client_ca_file: %s\n' "$2"
+    printf '  client_auth_type: %s\n' "$1"; } >sessions.yml.new && mv sessions.yml.new sessions.yml
+}
+write_tls_config NoClientCert
+port=$(free_port)
+url="https://127.0.0.1:$port"
+start_exporter sessions.log --web.config.file=sessions.yml --web.listen-address="127.0.0.1:$port"
+if wait_http "$url/-/healthy" 200 -k; then
+  for version in tls1_2 tls1_3; do
+    session $version out "open.$version" >/dev/null
+    expect "$version: a session resumes while the configuration stays" \
+      test "$(session $version in "open.$version")" = Reused
+    # Tightened to client certificates required: the open session must not come back.
+    write_tls_config RequireAndVerifyClientCert ca1.crt
+    expect "$version: client_auth_type changed: the earlier session is not resumed" \
+      test "$(session $version in "open.$version")" = New
+    status=$(printf 'GET /metrics HTTP/1.0\r\n\r\n' | timeout 5 openssl s_client -quiet \
+      -connect "127.0.0.1:$port" "-$version" -sess_in "open.$version" 2>/dev/null | head -1)
+    expect "$version: ... and metrics over it need a certificate ($status)" \
+      grep -q ' 403 ' <<<"$status"
+    session $version out "mtls.$version" -cert client1.crt -key client1.key >/dev/null
+    expect "$version: a client-certificate session resumes while the configuration stays" \
+      test "$(session $version in "mtls.$version" -cert client1.crt -key client1.key)" = Reused
+    write_tls_config RequireAndVerifyClientCert cas.crt
+    expect "$version: client CA changed: the earlier session is not resumed" \
+      test "$(session $version in "mtls.$version" -cert client1.crt -key client1.key)" = New
+    session $version out "ca.$version" -cert client1.crt -key client1.key >/dev/null
+    cp server2.crt server.crt.new && cp server2.key server.key.new && mv server.key.new server.key &&
+      mv server.crt.new server.crt
+    expect "$version: certificate and key changed: the earlier session is not resumed" \
+      test "$(session $version in "ca.$version" -cert client1.crt -key client1.key)" = New
+    cp server1.crt server.crt && cp server1.key server.key
+    write_tls_config NoClientCert
+    sleep 0.05
+  done
+else
+  fail "TLS sessions: the exporter did not start; log: $(cat sessions.log)"
+fi
+stop_exporter >/dev/null
+
+# --- IPv6 and dual-stack listen addresses (Debian's civetweb has no IPv6 of its own). ---
+port6=$(free_port)
+port_dual=$(free_port)
+start_exporter ipv6.log --web.listen-address="[::1]:$port6" --web.listen-address="[::]:$port_dual"
+if wait_http "http://[::1]:$port6/-/healthy" 200 -g; then
+  pass "[::1]:PORT: an IPv6 client gets an answer"
+  expect "[::1]:PORT: metrics over IPv6" \
+    bash -c "curl -sg 'http://[::1]:$port6/metrics' | grep -q '^# TYPE netif_rx_packets_total '"
+  expect "[::1]:PORT: not on IPv4" test "$(code "http://127.0.0.1:$port6/-/healthy")" = 000
+  expect "[::]:PORT: IPv6 clients" test "$(code -g "http://[::1]:$port_dual/-/healthy")" = 200
+  expect "[::]:PORT: IPv4 clients too (dual-stack)" \
+    test "$(code "http://127.0.0.1:$port_dual/-/healthy")" = 200
+  expect "IPv6: the log names the addresses" grep -qF "msg=\"listening\" address=[::1]:$port6 " ipv6.log
+else
+  fail "IPv6: no answer on [::1]:$port6; log: $(cat ipv6.log)"
+fi
+stop_exporter >/dev/null
+port6=$(free_port)
+start_exporter ipv6tls.log --web.config.file=mtls.yml --web.listen-address="[::1]:$port6"
+expect "[::1]:PORT with TLS and client certificates" \
+  wait_http "https://[::1]:$port6/metrics" 200 -g -k --cert client1.crt --key client1.key
 stop_exporter >/dev/null
 
 # --- A bad web configuration at startup is fatal, in one line. ---

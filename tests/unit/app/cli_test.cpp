@@ -129,10 +129,9 @@ TEST(Cli, UsageNamesEveryFlag) {
   EXPECT_NE(usage.find(":19100"), std::string::npos);
 }
 
-// IPv6 listen addresses are rejected by parse_listen_address; the usage must
-// not offer them.
-TEST(Cli, UsageOffersOnlyListenAddressFormsThatWork) {
-  EXPECT_EQ(usage_text().find("IPv6"), std::string::npos);
+TEST(Cli, UsageOffersIPv6ListenAddresses) {
+  EXPECT_NE(usage_text().find("[IPV6]:PORT"), std::string::npos);
+  EXPECT_NE(usage_text().find("[::]:PORT is dual-stack"), std::string::npos);
 }
 
 TEST(Cli, UsageLinesFitATerminal) {

@@ -78,5 +78,32 @@ TEST(BasicAuth, AnUnknownUserCostsAsMuchAsTheDearestKnownUser) {
   EXPECT_GT(unknown_user, bob_wrong * 0.33);
 }
 
+double seconds_for(const BasicAuthenticator& auth, const char* header, int times) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < times; ++i) (void)auth.allows(header);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(BasicAuth, ARefusedCheapKnownUserTakesAsLongAsAnUnknownUser) {
+  BasicAuthenticator auth({{"alice", bcrypt("a", 4)}, {"bob", bcrypt("b", 10)}});
+  const double alice_wrong = seconds_for(auth, "Basic YWxpY2U6d3Jvbmc=", 3);  // alice:wrong
+  const double unknown_user = seconds_for(auth, "Basic bWFsbG9yeTpi", 3);     // mallory:b
+  EXPECT_GT(alice_wrong, unknown_user * 0.5);
+  EXPECT_LT(alice_wrong, unknown_user * 2.0);
+}
+
+TEST(BasicAuth, VerifiedCredentialsAreCachedUntilTheConfigurationChanges) {
+  const std::string hash = bcrypt("right", 10);
+  BasicAuthenticator auth({{"alice", hash}});
+  const double first = seconds_for(auth, "Basic YWxpY2U6cmlnaHQ=", 1);  // alice:right
+  const double next_twenty = seconds_for(auth, "Basic YWxpY2U6cmlnaHQ=", 20);
+  EXPECT_LT(next_twenty, first);
+  EXPECT_FALSE(auth.allows("Basic YWxpY2U6d3Jvbmc="));  // a wrong password is never cached as right
+  EXPECT_TRUE(auth.allows("Basic YWxpY2U6cmlnaHQ="));
+  // A new configuration (a new authenticator) starts with an empty cache.
+  BasicAuthenticator reloaded({{"alice", hash}});
+  EXPECT_GT(seconds_for(reloaded, "Basic YWxpY2U6cmlnaHQ=", 1), next_twenty / 20);
+}
+
 }  // namespace
 }  // namespace netif_rx

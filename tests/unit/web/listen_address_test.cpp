@@ -91,13 +91,19 @@ TEST(ListenAddress, ResolvesAHostName) {
   EXPECT_EQ(address.civetweb_port(), "127.0.0.1:80");
 }
 
-TEST(ListenAddress, RejectsIPv6) {
-  EXPECT_EQ(parse_error_of("[::1]:1"),
-            "--web.listen-address: '[::1]:1' is an IPv6 address; this build serves IPv4 only "
-            "(use :PORT or an IPv4 address)");
-  EXPECT_EQ(parse_error_of("[::]:19100"),
-            "--web.listen-address: '[::]:19100' is an IPv6 address; this build serves IPv4 only "
-            "(use :PORT or an IPv4 address)");
+TEST(ListenAddress, IPv6) {
+  const ListenAddress loopback = parse_listen_address("[::1]:1");
+  EXPECT_TRUE(loopback.ipv6);
+  EXPECT_EQ(loopback.host, "::1");
+  EXPECT_EQ(loopback.port, 1);
+  const ListenAddress any = parse_listen_address("[0:0::0]:19100");
+  EXPECT_TRUE(any.ipv6);
+  EXPECT_EQ(any.host, "::");  // canonical
+  EXPECT_EQ(socket_address_of(any).storage.ss_family, AF_INET6);
+  EXPECT_EQ(parse_error_of("[::g]:1"),
+            "--web.listen-address: '[::g]:1' has an invalid IPv6 address '::g'; write [::]:PORT "
+            "or [::1]:PORT");
+  EXPECT_FALSE(parse_listen_address("127.0.0.1:1").ipv6);
 }
 
 TEST(ListenAddress, RejectsNoPort) {

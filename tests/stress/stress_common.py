@@ -1,0 +1,122 @@
+"""Helpers shared by the stress harnesses: the exporter's lifecycle, one
+fresh-connection HTTP request, percentiles, /proc figures. Loopback only."""
+import base64
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+PROBE_TIMEOUT = 5.0
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(port, path, timeout=PROBE_TIMEOUT, credentials=None, want=b"HTTP/1.1 200"):
+    """Seconds for one GET with a fresh connection; None on failure or when
+    the status line does not start with `want`."""
+    start = time.monotonic()
+    auth = ""
+    if credentials is not None:
+        token = base64.b64encode(f"{credentials[0]}:{credentials[1]}".encode()).decode()
+        auth = f"Authorization: Basic {token}\r\n"
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.settimeout(max(0.01, timeout - (time.monotonic() - start)))
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}Connection: close\r\n\r\n"
+                      .encode())
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+                s.settimeout(max(0.01, timeout - (time.monotonic() - start)))
+        if not data.startswith(want):
+            return None
+        return time.monotonic() - start
+    except OSError:
+        return None
+
+
+def percentile(values, q):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(value):
+    return f"{value * 1000:.1f}"
+
+
+def process_figures(pid):
+    """(RSS KiB, threads) of a process."""
+    rss_kib = threads = 0
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    rss_kib = int(line.split()[1])
+                elif line.startswith("Threads:"):
+                    threads = int(line.split()[1])
+    except OSError:
+        pass
+    return rss_kib, threads
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds a process has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def raise_open_files(need):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard), hard))
+
+
+class Exporter:
+    """The exporter on a loopback port, stopped on exit."""
+
+    def __init__(self, binary, extra_args=(), ready_credentials=None):
+        self.port = free_port()
+        self.log = tempfile.NamedTemporaryFile(prefix="stress.", suffix=".log", delete=False)
+        self.process = subprocess.Popen(
+            [binary, f"--web.listen-address=127.0.0.1:{self.port}", *extra_args],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 15
+        while fetch(self.port, "/-/ready", 1.0, ready_credentials) is None:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                sys.exit(f"stress: the exporter did not become ready; log: {self.log.name}")
+            time.sleep(0.1)
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
