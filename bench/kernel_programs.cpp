@@ -19,6 +19,14 @@ RunCounters read_run_counters(int program_fd) {
   return {info.run_time_ns, info.run_cnt};
 }
 
+ProgramSize read_program_size(int program_fd) {
+  bpf_prog_info info{};
+  __u32 length = sizeof info;
+  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0)
+    throw std::runtime_error("bpf_obj_get_info_by_fd: " + std::string(std::strerror(errno)));
+  return {info.xlated_prog_len / 8, info.jited_prog_len};
+}
+
 namespace {
 
 class LinkOwner {
@@ -40,9 +48,11 @@ class LinkOwner {
 
 class OurProbe final : public BenchProgram {
  public:
-  explicit OurProbe(std::uint32_t netns_inum) : skeleton_(netif_rx_bpf::open()) {
+  OurProbe(std::uint32_t netns_inum, ProbeLayout layout)
+      : skeleton_(netif_rx_bpf::open()), layout_(layout) {
     if (!skeleton_) throw std::runtime_error("opening the probe failed");
     skeleton_->rodata->host_netns_inum = netns_inum;
+    if (layout == ProbeLayout::hash) bpf_map__set_max_entries(skeleton_->maps.host_counters, 1);
     bpf_program__set_autoload(skeleton_->progs.netif_rx_tp, false);
     if (netif_rx_bpf::load(skeleton_) != 0) throw std::runtime_error("loading the probe failed");
   }
@@ -50,13 +60,16 @@ class OurProbe final : public BenchProgram {
     link_.detach();
     netif_rx_bpf::destroy(skeleton_);
   }
-  std::string name() const override { return "netif_rx_exporter probe"; }
+  std::string name() const override {
+    return layout_ == ProbeLayout::array ? "probe, array layout" : "probe, hash layout";
+  }
   void attach() override { link_.attach(skeleton_->progs.netif_rx_btf, name()); }
   void detach() override { link_.detach(); }
   int program_fd() const override { return bpf_program__fd(skeleton_->progs.netif_rx_btf); }
 
  private:
   netif_rx_bpf* skeleton_;
+  ProbeLayout layout_;
   LinkOwner link_;
 };
 
@@ -81,8 +94,8 @@ class EmptyFloor final : public BenchProgram {
 
 }  // namespace
 
-std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum) {
-  return std::make_unique<OurProbe>(netns_inum);
+std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum, ProbeLayout layout) {
+  return std::make_unique<OurProbe>(netns_inum, layout);
 }
 std::unique_ptr<BenchProgram> make_empty_floor() { return std::make_unique<EmptyFloor>(); }
 

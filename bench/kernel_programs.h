@@ -19,6 +19,13 @@ struct RunCounters {
 };
 RunCounters read_run_counters(int program_fd);
 
+// What the verifier and the JIT left of a loaded program.
+struct ProgramSize {
+  std::uint32_t xlated_insns = 0;  // BPF instructions after the verifier's rewrites
+  std::uint32_t jited_bytes = 0;   // machine code
+};
+ProgramSize read_program_size(int program_fd);
+
 class BenchProgram {
  public:
   virtual ~BenchProgram() = default;
@@ -28,8 +35,16 @@ class BenchProgram {
   virtual int program_fd() const = 0;
 };
 
+// Where the probe counts the devices of the namespace it treats as its own.
+enum class ProbeLayout {
+  array,  // the per-CPU array by ifindex (the exporter's own namespace)
+  hash,   // the per-CPU hash by (netns, ifindex): other namespaces, large ifindexes
+};
+
 // The exporter's probe (tp_btf twin), counting the namespace `netns_inum`.
-std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum);
+// The hash layout is the same program with a one-slot array, so that every
+// device of that namespace falls back to the hash.
+std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum, ProbeLayout layout);
 // An empty tp_btf program: the floor.
 std::unique_ptr<BenchProgram> make_empty_floor();
 

@@ -7,11 +7,21 @@
  * preferred; `netif_rx_tp` (classic tracepoint) is the fallback that the daemon
  * enables at load time on kernels without BTF-typed tracepoints.
  *
- * Hot path: one lookup in a per-CPU hash and two increments, plus the probe's
- * own total (slot NETIF_RX_SLOT_COUNTED of `untracked_counters`). A device's
- * first packet records its name (other namespaces) and inserts its entry; if a
- * map is full the packet is counted as untracked, so nothing is lost silently,
- * and the device's next packet tries again.
+ * Hot path, a device of the exporter's own namespace: one lookup in the
+ * per-CPU array `host_counters` indexed by ifindex (no hashing; the kernel
+ * inlines it since 6.10) and two increments, plus the probe's own total (slot
+ * NETIF_RX_SLOT_COUNTED of `untracked_counters`, also an inlined array
+ * lookup). Other namespaces, and an ifindex beyond the array, take the per-CPU
+ * hash `device_counters` keyed by (netns, ifindex): a device's first packet
+ * records its name (other namespaces) and inserts its entry; if a map is full
+ * the packet is counted as untracked, so nothing is lost silently, and the
+ * device's next packet tries again.
+ *
+ * A slot of the array is zeroed by the daemon when its device is deleted,
+ * only after the kernel announced the deletion (RTM_DELLINK): the kernel
+ * sends it after closing the device and after synchronize_net(), so no run of
+ * this program for that device is in flight or can start later, and the
+ * daemon's write never races with an increment of the device it clears.
  */
 #include "vmlinux_min.h"
 #include <bpf/bpf_helpers.h>
@@ -33,6 +43,13 @@ struct {
 	__type(key, struct netif_rx_device_key);
 	__type(value, struct netif_rx_counters);
 } device_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NETIF_RX_DEFAULT_MAX_DEVICES); /* resized by the daemon */
+	__type(key, __u32);
+	__type(value, struct netif_rx_counters);
+} host_counters SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -108,17 +125,13 @@ untracked:
 	return 0;
 }
 
-static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 len,
-					struct net_device *dev)
+/* A device of another namespace, or of an ifindex beyond the array. */
+static __always_inline int count_in_hash(__u32 netns_inum, __u32 ifindex, __u32 len,
+					 struct net_device *dev)
 {
 	struct netif_rx_device_key key = {.netns_inum = netns_inum, .ifindex = ifindex};
 	struct netif_rx_counters *counters;
 
-	if (!count_all_namespaces && netns_inum != host_netns_inum)
-		return 0;
-
-	/* The probe's own total, so that "exported + untracked" can be checked. */
-	add_to_slot(NETIF_RX_SLOT_COUNTED, len);
 	counters = bpf_map_lookup_elem(&device_counters, &key);
 	if (counters) {
 		counters->packets++;
@@ -126,6 +139,30 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 l
 		return 0;
 	}
 	return count_new_device(&key, dev, len);
+}
+
+static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 len,
+					struct net_device *dev)
+{
+	struct netif_rx_counters *counters;
+	bool own_namespace = netns_inum == host_netns_inum;
+
+	if (!own_namespace && !count_all_namespaces)
+		return 0;
+
+	/* The probe's own total of both layouts, so that "exported + untracked +
+	 * removed" can be checked against it. */
+	add_to_slot(NETIF_RX_SLOT_COUNTED, len);
+	if (own_namespace) {
+		/* NULL when ifindex is beyond the array: the hash takes it. */
+		counters = bpf_map_lookup_elem(&host_counters, &ifindex);
+		if (counters) {
+			counters->packets++;
+			counters->bytes += len;
+			return 0;
+		}
+	}
+	return count_in_hash(netns_inum, ifindex, len, dev);
 }
 
 SEC("tp_btf/netif_receive_skb")

@@ -16,6 +16,13 @@
 /* Default capacity of the per-device map (configuration key max_devices). */
 #define NETIF_RX_DEFAULT_MAX_DEVICES 4096
 
+/* The exporter's own namespace has a per-CPU array indexed by ifindex
+ * (`host_counters`, no hashing on the hot path) with min(max_devices,
+ * NETIF_RX_MAX_HOST_SLOTS) slots; a larger ifindex, and every device of other
+ * namespaces, is counted in the `device_counters` hash. Slot 0 is never a
+ * device (ifindex 0 is never valid). */
+#define NETIF_RX_MAX_HOST_SLOTS 65536
+
 /* Identity of a receiving device: the network namespace and the ifindex
  * within it. An ifindex alone is ambiguous: every namespace has its own 2. */
 struct netif_rx_device_key {
@@ -23,9 +30,10 @@ struct netif_rx_device_key {
 	__u32 ifindex;	  /* dev->ifindex, unique only within that namespace */
 };
 
-/* Per-CPU counters of one device (the value of the `device_counters` map,
- * and of each slot of the `untracked_counters` map). Cumulative since the
- * probe was attached; never reset by the daemon. */
+/* Per-CPU counters of one device (the value of the `device_counters` map and
+ * of the `host_counters` slots), and of each slot of the `untracked_counters`
+ * map. Cumulative since the probe was attached; the daemon resets only a
+ * deleted device's `host_counters` slot (an array slot cannot be deleted). */
 struct netif_rx_counters {
 	__u64 packets; /* netif_receive_skb events */
 	__u64 bytes;   /* sum of skb->len: network-layer bytes */

@@ -34,6 +34,14 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   PollResult result;
   result.snapshot.untracked_per_cpu = std::move(contents.untracked_per_cpu);
   result.snapshot.counted_per_cpu = std::move(contents.counted_per_cpu);
+  // The merge of the two layouts: the hash's entries, then the array's.
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> slot_keys;
+  slot_keys.reserve(contents.host_slots.size());
+  for (auto& device : contents.host_slots) {
+    slot_keys.insert(device.key);
+    contents.device_counters.push_back(std::move(device));
+  }
+  contents.host_slots.clear();
   result.snapshot.devices.reserve(contents.device_counters.size());
   std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> seen;
   seen.reserve(contents.device_counters.size());
@@ -44,7 +52,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
     if (named.error) result.errors.push_back(std::move(*named.error));
     if (named.deletion) {
       result.deletions.push_back(std::move(*named.deletion));
-      account_removed(device.key, device.per_cpu);
+      account_removed(device.key, device.per_cpu);  // a slot's counts too: it is zeroed
       continue;
     }
     const auto first = first_seen_.find(device.key);
@@ -66,7 +74,9 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
             });
   warn_untracked(result, now);
   result.snapshot.removed_per_cpu = removed_per_cpu_;
-  result.device_entries = first_seen_.size();
+  result.device_entries = static_cast<std::size_t>(
+      std::count_if(first_seen_.begin(), first_seen_.end(),
+                    [&slot_keys](const auto& entry) { return slot_keys.count(entry.first) == 0; }));
   return result;
 }
 

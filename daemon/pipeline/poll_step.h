@@ -36,7 +36,10 @@ struct MapContents {
   // The probe's own total, read before the rest: every packet in it is in
   // what follows (or in an entry removed since).
   std::vector<netif_rx_counters> counted_per_cpu;
-  std::vector<DeviceCounters> device_counters;
+  std::vector<DeviceCounters> device_counters;  // the hash: other namespaces, large ifindexes
+  // The own namespace's array slots that counted packets (MapReader::
+  // read_host_slots), keyed like the hash; an ifindex is in one or the other.
+  std::vector<DeviceCounters> host_slots;
   DeviceNames device_names;  // namespaces: all only (empty otherwise)
   std::vector<netif_rx_counters> untracked_per_cpu;
 };
@@ -82,7 +85,7 @@ struct PollResult {
   std::vector<MapDeletion> deletions;
   std::vector<PollError> errors;
   std::vector<std::string> warnings;  // logged only
-  std::size_t device_entries = 0;     // counters entries left once the deletions are done
+  std::size_t device_entries = 0;     // hash entries left once the deletions are done
 };
 
 // Identity: no two series share (netns, name). In the exporter's namespace

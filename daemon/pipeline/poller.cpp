@@ -70,7 +70,7 @@ bool Poller::poll_once() {
   apply_removals(ok);
   HostLinks links;
   links.before = host_links_();
-  auto contents = read_maps(ok);
+  auto contents = read_maps(links.before, ok);
   if (!contents) return false;
   links.after = host_links_();
   if (options_.namespaces == NamespaceMode::all) {
@@ -109,17 +109,25 @@ void Poller::apply_pending_reload() {
   step_.reconfigure(std::move(reloaded->devices), reloaded->stale_after);
 }
 
-std::optional<MapContents> Poller::read_maps(bool& ok) {
+std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
   auto counted = reader_.read_counted();  // first: see MapContents
   report(counted.errors, "map_read", ok);
   auto counters = reader_.read_device_counters();
   report(counters.errors, "map_read", ok);
+  // The array slots of the devices the view knows: a device not in it yet is
+  // read at the next poll (the step would not name it anyway).
+  std::vector<std::uint32_t> ifindexes;
+  ifindexes.reserve(links.size());
+  for (const auto& [ifindex, info] : links) ifindexes.push_back(ifindex);
+  auto host_slots = reader_.read_host_slots(ifindexes);
+  report(host_slots.errors, "map_read", ok);
   auto untracked = reader_.read_untracked();
   report(untracked.errors, "map_read", ok);
-  if (!counted.ok() || !counters.ok() || !untracked.ok()) return std::nullopt;
+  if (!counted.ok() || !counters.ok() || !host_slots.ok() || !untracked.ok()) return std::nullopt;
   MapContents contents;
   contents.counted_per_cpu = std::move(counted.value);
   contents.device_counters = std::move(counters.value);
+  contents.host_slots = std::move(host_slots.value);
   contents.untracked_per_cpu = std::move(untracked.value);
   return contents;
 }

@@ -74,7 +74,7 @@ class Poller {
   void apply_removals(bool& ok);
   // Reads the maps, reporting each error; nullopt when the counters could
   // not be read (nothing to publish).
-  std::optional<MapContents> read_maps(bool& ok);
+  std::optional<MapContents> read_maps(const LinkView& links, bool& ok);
   void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
   void report(const std::vector<MapReadError>& errors, const char* reason, bool& ok);
   void finish(bool ok, std::chrono::steady_clock::time_point started);

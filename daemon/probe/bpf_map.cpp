@@ -30,6 +30,10 @@ int KernelBpfMap::next_key(const void* key, void* next) {
 
 int KernelBpfMap::remove(const void* key) { return error_of(bpf_map_delete_elem(fd_, key)); }
 
+int KernelBpfMap::update(const void* key, const void* value) {
+  return error_of(bpf_map_update_elem(fd_, key, value, BPF_ANY));
+}
+
 int KernelBpfMap::lookup_batch(std::uint64_t* in_token, std::uint64_t* out_token, void* keys,
                                void* values, std::uint32_t* count) {
   LIBBPF_OPTS(bpf_map_batch_opts, opts);

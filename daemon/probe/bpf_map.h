@@ -31,6 +31,7 @@ class BpfMap {
   virtual int lookup(const void* key, void* value) = 0;
   virtual int next_key(const void* key, void* next) = 0;  // key == nullptr: the first
   virtual int remove(const void* key) = 0;
+  virtual int update(const void* key, const void* value) = 0;  // BPF_ANY
   // bpf_map_lookup_batch: `count` in: room for keys, out: keys written.
   // ENOENT: this was the last batch.
   virtual int lookup_batch(std::uint64_t* in_token, std::uint64_t* out_token, void* keys,
@@ -48,6 +49,7 @@ class KernelBpfMap final : public BpfMap {
   int lookup(const void* key, void* value) override;
   int next_key(const void* key, void* next) override;
   int remove(const void* key) override;
+  int update(const void* key, const void* value) override;
   int lookup_batch(std::uint64_t* in_token, std::uint64_t* out_token, void* keys, void* values,
                    std::uint32_t* count) override;
 

@@ -1,5 +1,6 @@
 #include "probe/map_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unordered_set>
@@ -33,6 +34,11 @@ std::vector<netif_rx_device_key> keys_of(BpfMap& map) {
 void remove_key(BpfMap& map, const netif_rx_device_key& key, std::vector<MapReadError>& errors) {
   const int error = map.remove(&key);
   if (error != 0 && error != ENOENT) errors.push_back(map.error("delete_elem", error));
+}
+
+bool counted_any(const std::vector<netif_rx_counters>& per_cpu) {
+  return std::any_of(per_cpu.begin(), per_cpu.end(),
+                     [](const netif_rx_counters& c) { return c.packets != 0; });
 }
 
 }  // namespace
@@ -111,6 +117,26 @@ MapRead<DeviceNames> MapReader::read_device_names() {
   return result;
 }
 
+MapRead<std::vector<DeviceCounters>> MapReader::read_host_slots(
+    const std::vector<std::uint32_t>& ifindexes) {
+  MapRead<std::vector<DeviceCounters>> result;
+  for (const std::uint32_t ifindex : ifindexes) {
+    const netif_rx_device_key key{maps_.host_netns_inum, ifindex};
+    if (!in_host_array(key) || ifindex == 0) continue;
+    DeviceCounters device;
+    device.key = key;
+    device.per_cpu.resize(possible_cpus_);
+    if (const int err = maps_.host_counters->lookup(&ifindex, device.per_cpu.data()); err != 0) {
+      result.errors.push_back(maps_.host_counters->error("lookup_elem", err));
+      continue;
+    }
+    // A slot without packets is a device that received nothing yet: like a
+    // device without an entry in the hash.
+    if (counted_any(device.per_cpu)) result.value.push_back(std::move(device));
+  }
+  return result;
+}
+
 MapRead<std::vector<netif_rx_counters>> MapReader::read_total_slot(std::uint32_t slot) {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
@@ -130,6 +156,12 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
 MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_device_key& key) {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
+  if (in_host_array(key)) {
+    const int err = maps_.host_counters->lookup(&key.ifindex, result.value.data());
+    if (err != 0) result.errors.push_back(maps_.host_counters->error("lookup_elem", err));
+    if (err != 0 || !counted_any(result.value)) result.value.clear();
+    return result;
+  }
   const int err = maps_.device_counters->lookup(&key, result.value.data());
   if (err != 0) {
     result.value.clear();
@@ -140,6 +172,14 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_de
 
 std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
   std::vector<MapReadError> errors;
+  if (in_host_array(key)) {
+    // An array slot cannot be deleted: zero it. The probe never writes the
+    // hash for this key, so there is nothing else to remove.
+    const std::vector<netif_rx_counters> zeros(possible_cpus_);
+    if (const int err = maps_.host_counters->update(&key.ifindex, zeros.data()); err != 0)
+      errors.push_back(maps_.host_counters->error("update_elem", err));
+    return errors;
+  }
   // The name first: the probe records it before creating the counters entry,
   // so whichever entry the probe re-creates meanwhile keeps its name.
   remove_key(*maps_.device_names, key, errors);

@@ -45,18 +45,30 @@ class MapReader {
   // `possible_cpus` sizes the per-CPU values.
   MapReader(ProbeMaps maps, unsigned possible_cpus);
 
+  // True when `key` is counted in the host array rather than the hash.
+  bool in_host_array(const netif_rx_device_key& key) const {
+    return maps_.host_counters && key.netns_inum == maps_.host_netns_inum &&
+           key.ifindex < maps_.host_slots;
+  }
+
   // Every entry of the per-device map (batch lookup where the kernel has it).
   MapRead<std::vector<DeviceCounters>> read_device_counters();
+  // The host-array slots of `ifindexes` (the own namespace's devices) that
+  // have counted packets; ifindexes beyond the array are skipped.
+  MapRead<std::vector<DeviceCounters>> read_host_slots(const std::vector<std::uint32_t>& ifindexes);
   // The names the probe recorded, by device.
   MapRead<DeviceNames> read_device_names();
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
   // The probe's own total of counted packets (tracked or not), per CPU.
   MapRead<std::vector<netif_rx_counters>> read_counted();
-  // One device's counters; an empty vector when it has no entry.
+  // One device's counters (its hash entry or its host-array slot); an empty
+  // vector when it has none (a slot that counted nothing).
   MapRead<std::vector<netif_rx_counters>> read_device(const netif_rx_device_key& key);
-  // Removes a device from both per-device maps (a missing entry is fine).
-  // Uses no state of the reader: safe on a copy, from another thread.
+  // Removes a device from both per-device maps (a missing entry is fine), or
+  // zeroes its host-array slot: call it only once the kernel announced the
+  // deletion (see bpf/netif_rx.bpf.c). Uses no mutable state of the reader:
+  // safe on a copy, from another thread.
   std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
   // Removes only a recorded name (one whose counters entry is gone).
   std::vector<MapReadError> delete_name(const netif_rx_device_key& key);

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstring>
@@ -46,6 +47,12 @@ std::string errno_text(int err) {
 const char* kPrivilegeHint =
     "needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): run as root, or grant them "
     "(systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON)";
+
+// The own-namespace array: an ifindex per slot, bounded so that its memory
+// (slots x 16 bytes x CPUs) stays small at a large max_devices.
+std::uint32_t host_slots_for(std::uint32_t max_devices) {
+  return std::min<std::uint32_t>(max_devices, NETIF_RX_MAX_HOST_SLOTS);
+}
 
 struct Attempt {
   bool use_tp_btf;
@@ -106,11 +113,14 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     // Step 4: configure before load: read-only data, map sizes, which twin.
     skeleton->rodata->host_netns_inum = options.host_netns_inum;
     skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
-    for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names}) {
-      if (int err = bpf_map__set_max_entries(map, options.max_devices); err != 0) {
+    const std::uint32_t host_slots = host_slots_for(options.max_devices);
+    for (const auto& [map, entries] :
+         {std::pair{skeleton->maps.device_counters, options.max_devices},
+          std::pair{skeleton->maps.device_names, options.max_devices},
+          std::pair{skeleton->maps.host_counters, host_slots}}) {
+      if (int err = bpf_map__set_max_entries(map, entries); err != 0) {
         throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
-                         std::to_string(options.max_devices) +
-                         " entries failed: " + errno_text(err));
+                         std::to_string(entries) + " entries failed: " + errno_text(err));
       }
     }
     bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
@@ -157,6 +167,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     probe->program_name_ = bpf_program__name(program);
     probe->attach_type_ = use_tp_btf ? "tp_btf" : "tracepoint";
     probe->max_devices_ = options.max_devices;
+    probe->host_slots_ = host_slots;
+    probe->host_netns_inum_ = options.host_netns_inum;
     probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
     log::info("probe attached", {{"program", probe->program_name_},
                                  {"attach", kind},
@@ -170,6 +182,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
 int Probe::device_counters_fd() const { return bpf_map__fd(skeleton_->maps.device_counters); }
 int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_names); }
 int Probe::untracked_counters_fd() const { return bpf_map__fd(skeleton_->maps.untracked_counters); }
+int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_counters); }
 int Probe::program_fd() const {
   return bpf_program__fd(attach_type_ == "tp_btf" ? skeleton_->progs.netif_rx_btf
                                                   : skeleton_->progs.netif_rx_tp);

@@ -45,12 +45,17 @@ class Probe {
   int device_counters_fd() const;
   int device_names_fd() const;
   int untracked_counters_fd() const;
+  int host_counters_fd() const;
   int program_fd() const;
 
   const std::string& program_name() const { return program_name_; }
   // "tp_btf" or "tracepoint": which twin is attached.
   const std::string& attach_type() const { return attach_type_; }
   std::uint32_t max_devices() const { return max_devices_; }
+  // Slots of the own-namespace array (min(max_devices, NETIF_RX_MAX_HOST_SLOTS)).
+  std::uint32_t host_slots() const { return host_slots_; }
+  // The namespace whose devices the array counts (ProbeOptions).
+  std::uint32_t host_netns_inum() const { return host_netns_inum_; }
   // Slots in each per-CPU value (libbpf_num_possible_cpus()).
   unsigned possible_cpus() const { return possible_cpus_; }
 
@@ -64,6 +69,8 @@ class Probe {
   std::string program_name_;
   std::string attach_type_;
   std::uint32_t max_devices_ = 0;
+  std::uint32_t host_slots_ = 0;
+  std::uint32_t host_netns_inum_ = 0;
   unsigned possible_cpus_ = 0;
 };
 

@@ -14,6 +14,12 @@ struct ProbeMaps {
   std::shared_ptr<BpfMap> device_counters;     // per-CPU hash, key netif_rx_device_key
   std::shared_ptr<BpfMap> device_names;        // hash, netif_rx_device_name by key
   std::shared_ptr<BpfMap> untracked_counters;  // per-CPU array: untracked, counted
+  // Per-CPU array by ifindex (key __u32): the devices of the exporter's own
+  // namespace `host_netns_inum` whose ifindex is below `host_slots`; the
+  // others are in device_counters. Null: no such array.
+  std::shared_ptr<BpfMap> host_counters;
+  std::uint32_t host_netns_inum = 0;
+  std::uint32_t host_slots = 0;
 };
 
 // The maps of a loaded probe; valid while `probe` lives.

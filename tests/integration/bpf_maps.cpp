@@ -1,6 +1,7 @@
 #include "bpf_maps.h"
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -42,6 +43,31 @@ std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name
         first = false;
         key = next;
         keys.push_back(key);
+      }
+    }
+    ::close(fd);
+  }
+  return keys;
+}
+
+std::vector<netif_rx_device_key> counted_devices(pid_t pid, std::uint32_t host_netns_inum) {
+  std::vector<netif_rx_device_key> keys = map_keys(pid, "device_counters");
+  const int cpus = libbpf_num_possible_cpus();
+  for (std::uint32_t id : map_ids_of(pid)) {
+    const int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_map_info info{};
+    std::uint32_t length = sizeof info;
+    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 &&
+        std::string("host_counters") == info.name && cpus > 0) {
+      std::vector<netif_rx_counters> values(static_cast<std::size_t>(cpus));
+      for (std::uint32_t slot = 0; slot < info.max_entries; ++slot) {
+        if (bpf_map_lookup_elem(fd, &slot, values.data()) != 0) continue;
+        for (const auto& cpu : values) {
+          if (cpu.packets == 0) continue;
+          keys.push_back({host_netns_inum, slot});
+          break;
+        }
       }
     }
     ::close(fd);

@@ -15,6 +15,11 @@ namespace netif_rx::test {
 // it holds none (the test then fails on the count it expects).
 std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name);
 
+// The devices process `pid` holds counts for: the keys of `device_counters`
+// and, as keys of namespace `host_netns_inum`, the slots of the own-namespace
+// array `host_counters` that counted packets.
+std::vector<netif_rx_device_key> counted_devices(pid_t pid, std::uint32_t host_netns_inum);
+
 // Writes `name` for `key` into the `device_names` map of process `pid`, as
 // the probe would; false when the map isn't found or the write fails.
 bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::string& name);

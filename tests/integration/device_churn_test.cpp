@@ -177,7 +177,7 @@ TEST(DeviceChurnTest, FiveHundredPairsComeAndGoWhileTrafficFlows) {
   EXPECT_EQ(live_names.size(), static_cast<std::size_t>(per_round));
 
   // Map entries: only live devices (lo may have one).
-  const auto keys = keys_in(map_keys(exporter.pid(), "device_counters"), netns_inode(host));
+  const auto keys = keys_in(counted_devices(exporter.pid(), netns_inode(host)), netns_inode(host));
   std::set<int> live_ifindexes;
   for (const auto& [name, ifindex] : live) live_ifindexes.insert(ifindex);
   EXPECT_LE(keys.size(), live.size());

@@ -44,6 +44,7 @@ class DeviceLifecycleTest : public ::testing::Test {
     ASSERT_EQ(::geteuid(), 0U) << "the integration tests load BPF: run them as root";
   }
 
+ public:
   // Starts an exporter in `netns` and waits until it is ready.
   static std::unique_ptr<ExporterProcess> start_exporter(const std::string& netns,
                                                          const std::string& config) {
@@ -91,28 +92,34 @@ TEST_F(DeviceLifecycleTest, RenameWhileTrafficFlowsMovesTheWholeCountToTheNewNam
   EXPECT_EQ(poll_errors(after), 0);
 }
 
-TEST_F(DeviceLifecycleTest, DeletedDeviceIsGoneAndOneWithTheSameIfindexStartsFromZero) {
-  TestNetwork network(test_prefix('d'));
+// Deletes a counted device, re-creates one with the same ifindex, and checks
+// that it starts from zero: with `index_a` 0 the namespace's next ifindex (in
+// the own-namespace array), else that ifindex (beyond a small array: the hash).
+void check_deletion_and_reuse(char tag, const std::string& config, int index_a) {
+  TestNetwork network(test_prefix(tag));
   const std::string host = network.add_namespace("h");
   const std::string peer = network.add_namespace("a");
-  VethPair pair = network.add_veth_pair("v", host, "p", peer, 0);
+  VethPair pair = network.add_veth_pair("v", host, "p", peer, 0, index_a);
   const int ifindex = network.ifindex(host, pair.a.name);
   const std::uint32_t host_inode = netns_inode(host);
-  auto exporter = start_exporter(host, "poll_interval: 100ms\n");
+  auto exporter = DeviceLifecycleTest::start_exporter(host, config);
 
   ASSERT_EQ(send_udp(peer, 0, pair.a.address, 500, kPayloadBytes), 500);
   Series series = scrape_until(*exporter, [&](const Series& s) {
     return sum_where(s, kPackets, {{"device", pair.a.name}}) >= 500;
   });
   ASSERT_EQ(sum_where(series, kPackets, {{"device", pair.a.name}}), 500);
-  ASSERT_TRUE(has_key(map_keys(exporter->pid(), "device_counters"), host_inode, ifindex));
+  ASSERT_TRUE(has_key(counted_devices(exporter->pid(), host_inode), host_inode, ifindex));
+  // Counted in the hash beyond the array, else in the array.
+  EXPECT_EQ(has_key(map_keys(exporter->pid(), "device_counters"), host_inode, ifindex),
+            index_a > 0);
 
   // Deleted: series and map entries gone at the next poll.
   network.delete_link(host, pair.a.name);
   series =
       scrape_until(*exporter, [&](const Series& s) { return !devices_of(s).count(pair.a.name); });
   EXPECT_EQ(devices_of(series).count(pair.a.name), 0U);
-  EXPECT_FALSE(has_key(map_keys(exporter->pid(), "device_counters"), host_inode, ifindex));
+  EXPECT_FALSE(has_key(counted_devices(exporter->pid(), host_inode), host_inode, ifindex));
   EXPECT_FALSE(has_key(map_keys(exporter->pid(), "device_names"), host_inode, ifindex));
 
   // Re-created with the same ifindex (and name): starts from zero.
@@ -137,6 +144,15 @@ TEST_F(DeviceLifecycleTest, DeletedDeviceIsGoneAndOneWithTheSameIfindexStartsFro
   series = exporter->scrape();
   EXPECT_EQ(sum_where(series, kPackets, {{"device", pair.a.name}}), 70);
   EXPECT_EQ(poll_errors(series), 0);
+}
+
+TEST_F(DeviceLifecycleTest, DeletedDeviceIsGoneAndOneWithTheSameIfindexStartsFromZero) {
+  check_deletion_and_reuse('d', "poll_interval: 100ms\n", 0);
+}
+
+TEST_F(DeviceLifecycleTest, SameAtAnIfindexBeyondTheOwnNamespaceArray) {
+  // max_devices 8: array slots 0-7; ifindex 40 is counted in the hash.
+  check_deletion_and_reuse('x', "poll_interval: 100ms\nmax_devices: 8\n", 40);
 }
 
 // Creates `name` with ifindex 2 in `netns` and its peer `peer_name` in
@@ -241,7 +257,7 @@ TEST_F(DeviceLifecycleTest, SameIfindexAndNameInThreeNamespaces) {
   EXPECT_TRUE(devices_of(series, a_netns).empty());
   EXPECT_TRUE(devices_of(series, b_netns).empty());
   EXPECT_EQ(sum_where(series, kPackets, {{"device", "eth0"}, {"netns", host_netns}}), 700);
-  const auto keys = map_keys(all->pid(), "device_counters");
+  const auto keys = counted_devices(all->pid(), netns_inode(host));
   EXPECT_FALSE(has_key(keys, netns_inode(a), 2));
   EXPECT_FALSE(has_key(keys, netns_inode(b), 2));
   EXPECT_TRUE(has_key(keys, netns_inode(host), 2));

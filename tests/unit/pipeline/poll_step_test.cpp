@@ -261,3 +261,55 @@ TEST(PollStep, CarriesTheProbeTotalAndEveryRemovedCount) {
 
 }  // namespace
 }  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+TEST(PollStepHostArray, MergesTheArraySlotsWithTheHashEntries) {
+  PollStep step(host_options());
+  MapContents contents;
+  // eth0 at ifindex 2 in the array; big0 at ifindex 70000 beyond it, in the hash.
+  contents.device_counters = {device(kHost, 70000, 3)};
+  contents.host_slots = {device(kHost, 2, 5), device(kHost, 1, 7)};
+  const auto result = step.run(
+      contents, steady_links({{1, {"lo", 1}}, {2, {"eth0", 2}}, {70000, {"big0", 3}}}), t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"big0", "eth0", "lo"}));
+  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].packets, 3u);
+  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].packets, 5u);
+  EXPECT_EQ(result.snapshot.devices[2].per_cpu[0].packets, 7u);
+  EXPECT_TRUE(result.deletions.empty());
+  EXPECT_EQ(result.device_entries, 1u);  // the hash's entries only
+}
+
+TEST(PollStepHostArray, ASlotReplacedDuringThePollIsLeftOut) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.host_slots = {device(kHost, 2, 5)};
+  HostLinks links = steady_links({{2, {"eth0", 2}}});
+  links.after = {{2, {"eth1", 9}}};  // deleted and re-created meanwhile
+  const auto result = step.run(contents, links, t0);
+  EXPECT_TRUE(result.snapshot.devices.empty());
+  EXPECT_TRUE(result.deletions.empty());  // the link watcher zeroes the slot
+}
+
+// A slot whose device the kernel says is gone is zeroed (a deletion), and its
+// counts go to the removed counters: counted = exported + untracked + removed.
+TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.host_slots = {device(kHost, 2, 5), device(kHost, 3, 4)};
+  HostLinks links = steady_links({{2, {"eth0", 2}}});
+  links.ask_kernel = [](std::uint32_t) {
+    return KernelLinkName{KernelLinkName::Kind::gone, {}, 0};
+  };
+  const auto result = step.run(contents, links, t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0"}));
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3}));
+  ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 4u);
+  EXPECT_EQ(result.device_entries, 0u);  // no hash entry
+}
+
+}  // namespace
+}  // namespace netif_rx

@@ -39,6 +39,7 @@ class FakeBpfMap final : public BpfMap {
   // Errors returned by the next calls of an operation (0: none).
   int lookup_error = 0;
   int remove_error = 0;
+  int update_error = 0;
   int batch_error = 0;            // EINVAL: a kernel without batch operations
   std::uint32_t batch_limit = 0;  // > 0: at most this many keys per batch
   int batch_calls = 0;
@@ -63,6 +64,11 @@ class FakeBpfMap final : public BpfMap {
   int remove(const void* key) override {
     if (remove_error != 0) return remove_error;
     return entries_.erase(bytes(key, key_size_)) == 1 ? 0 : ENOENT;
+  }
+  int update(const void* key, const void* value) override {
+    if (update_error != 0) return update_error;
+    entries_[bytes(key, key_size_)] = bytes(value, value_size_);
+    return 0;
   }
   int lookup_batch(std::uint64_t* in_token, std::uint64_t* out_token, void* keys, void* values,
                    std::uint32_t* count) override {

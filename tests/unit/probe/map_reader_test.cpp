@@ -21,7 +21,9 @@ struct FakeMaps {
   std::shared_ptr<FakeBpfMap> untracked = std::make_shared<FakeBpfMap>(
       "untracked_counters", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
 
-  MapReader reader() { return MapReader(ProbeMaps{counters, names, untracked}, kCpus); }
+  MapReader reader() {
+    return MapReader(ProbeMaps{counters, names, untracked, nullptr, 0, 0}, kCpus);
+  }
 
   void add_device(netif_rx_device_key key, std::uint64_t packets_on_cpu1) {
     std::vector<netif_rx_counters> values(kCpus);
@@ -131,6 +133,94 @@ TEST(MapReader, DeleteErrorsNameEachMap) {
   EXPECT_EQ(errors[1].map, "device_counters");
   EXPECT_EQ(errors[1].operation, "delete_elem");
   EXPECT_EQ(reader.delete_name({7, 1}).size(), 1u);
+}
+
+}  // namespace
+}  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+// The own namespace's per-CPU array by ifindex (namespace 7, slots 0-7).
+struct FakeMapsWithArray : FakeMaps {
+  std::shared_ptr<FakeBpfMap> host = std::make_shared<FakeBpfMap>(
+      "host_counters", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+
+  FakeMapsWithArray() {
+    for (std::uint32_t slot = 0; slot < 8; ++slot)
+      host->put_array(slot, std::vector<netif_rx_counters>(kCpus));
+  }
+  MapReader reader() { return MapReader(ProbeMaps{counters, names, untracked, host, 7, 8}, kCpus); }
+  void count_in_slot(std::uint32_t ifindex, std::uint64_t packets_on_cpu2) {
+    std::vector<netif_rx_counters> values(kCpus);
+    values[2] = {packets_on_cpu2, 100 * packets_on_cpu2};
+    host->put_array(ifindex, values);
+  }
+};
+
+TEST(MapReaderHostArray, ReadsTheSlotsOfTheGivenIfindexesThatCounted) {
+  FakeMapsWithArray maps;
+  maps.count_in_slot(2, 5);
+  maps.count_in_slot(3, 9);  // counted, but not asked for
+  auto reader = maps.reader();
+  // 4: a device that received nothing; 40: beyond the array (in the hash).
+  const auto read = reader.read_host_slots({2, 4, 40});
+  ASSERT_TRUE(read.ok());
+  ASSERT_EQ(read.value.size(), 1u);
+  EXPECT_EQ(read.value[0].key, (netif_rx_device_key{7, 2}));
+  ASSERT_EQ(read.value[0].per_cpu.size(), kCpus);
+  EXPECT_EQ(read.value[0].per_cpu[2].packets, 5u);
+  EXPECT_EQ(read.value[0].per_cpu[2].bytes, 500u);
+}
+
+TEST(MapReaderHostArray, ADeletedDeviceOfTheArrayHasItsSlotZeroed) {
+  FakeMapsWithArray maps;
+  maps.count_in_slot(2, 5);
+  auto reader = maps.reader();
+  EXPECT_TRUE(reader.in_host_array({7, 2}));
+  EXPECT_TRUE(reader.delete_device({7, 2}).empty());
+  EXPECT_TRUE(reader.read_host_slots({2}).value.empty());
+  EXPECT_EQ(maps.host->size(), 8u);  // still every slot
+}
+
+TEST(MapReaderHostArray, OtherNamespacesAndLargeIfindexesStayInTheHash) {
+  FakeMapsWithArray maps;
+  maps.add_device({7, 40}, 1);
+  maps.add_device({8, 2}, 1);
+  maps.count_in_slot(2, 5);
+  auto reader = maps.reader();
+  EXPECT_FALSE(reader.in_host_array({7, 40}));
+  EXPECT_FALSE(reader.in_host_array({8, 2}));
+  EXPECT_TRUE(reader.delete_device({7, 40}).empty());
+  EXPECT_TRUE(reader.delete_device({8, 2}).empty());
+  EXPECT_EQ(maps.counters->size(), 0u);
+  EXPECT_EQ(reader.read_host_slots({2}).value.size(), 1u);  // untouched
+}
+
+// What the poller reads of a gone device before removing it: its slot's
+// counts, none once zeroed (like a hash entry that is gone).
+TEST(MapReaderHostArray, ReadsOneDeviceFromItsSlotAndNothingOnceZeroed) {
+  FakeMapsWithArray maps;
+  maps.count_in_slot(2, 5);
+  auto reader = maps.reader();
+  const auto before = reader.read_device({7, 2});
+  ASSERT_TRUE(before.ok());
+  ASSERT_EQ(before.value.size(), kCpus);
+  EXPECT_EQ(before.value[2].packets, 5u);
+  EXPECT_TRUE(reader.delete_device({7, 2}).empty());
+  const auto after = reader.read_device({7, 2});
+  EXPECT_TRUE(after.ok());
+  EXPECT_TRUE(after.value.empty());
+}
+
+TEST(MapReaderHostArray, AFailedZeroingNamesTheArray) {
+  FakeMapsWithArray maps;
+  maps.host->update_error = EPERM;
+  auto reader = maps.reader();
+  const auto errors = reader.delete_device({7, 2});
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].describe(),
+            "map host_counters: update_elem failed: " + std::string(std::strerror(EPERM)));
 }
 
 }  // namespace
