@@ -1,6 +1,7 @@
 # A thin front for CMake. The two commands of the README:
 #   make run    install what is missing, build, run the exporter (embedded defaults)
 #   make test   install what is missing, build, pass every test
+#   make unit   the inner loop: the unit tests alone, no privileges needed
 #   make bench  the overhead benchmark (not part of make test)
 #   make stress the HTTP front under hostile clients (not part of make test)
 BUILD_DIR      ?= build
@@ -12,7 +13,20 @@ BENCH_ARGS     ?=
 PREFIX         ?= /usr/local
 DESTDIR        ?=
 
-.PHONY: all deps build run test test-build format format-check bench stress install clean
+FUZZ_SECONDS   ?= 300
+DEB_DIR        ?= build/deb
+
+# Where ccache is installed (install-deps installs it), every build of the tree
+# goes through it; paths are taken relative to the tree, so another checkout
+# of the same sources reuses the objects.
+ifneq ($(shell command -v ccache),)
+export CMAKE_C_COMPILER_LAUNCHER ?= ccache
+export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+endif
+
+.PHONY: all deps build run test test-build unit tidy format format-check bench stress fuzz install deb image clean
 
 all: build
 
@@ -35,6 +49,18 @@ test-build: deps
 test: test-build format-check
 	@cd $(TEST_BUILD_DIR) && ctest --output-on-failure --no-tests=error
 
+# The unit tests alone, in the same sanitizer build: seconds once built.
+unit: deps
+	@cmake -S . -B $(TEST_BUILD_DIR) -DCMAKE_BUILD_TYPE=Debug -DNETIF_RX_SANITIZE=ON >/dev/null
+	@cmake --build $(TEST_BUILD_DIR) -j $(JOBS) --target unit_tests
+	@cd $(TEST_BUILD_DIR) && ctest -L unit -j $(JOBS) --output-on-failure --no-tests=error
+
+# clang-tidy (.clang-tidy) over daemon/, with the test build's compile
+# commands; files unchanged since their last clean run are skipped. Not yet in
+# make test: clang-tidy 14 has no std::source_location (util/log.h).
+tidy: test-build
+	@python3 scripts/run-clang-tidy.py --build $(TEST_BUILD_DIR) --jobs $(JOBS) daemon
+
 # Not part of make test: the probe's cost against the bpftrace one-liner and an
 # empty program, and the exporter's own costs, in one table (as root).
 bench: deps
@@ -50,6 +76,10 @@ stress: build
 	python3 tests/stress/web_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
 	python3 tests/stress/auth_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
 
+# Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 10 s).
+fuzz: deps
+	@bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')
 
@@ -60,6 +90,17 @@ format-check: deps
 # example configuration.
 install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
+
+# The Debian package, with dpkg-buildpackage and debhelper (debian/), checked by
+# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb.
+deb: deps
+	@bash scripts/build-deb.sh $(DEB_DIR)
+
+# The OCI image from packaging/container/Containerfile with podman, on a base
+# built from Debian's archive (no registry): localhost/netif-rx-exporter:<version>
+# and :latest.
+image: deps
+	@bash scripts/build-image.sh
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -79,7 +79,7 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
   SnapshotStore store;
   SelfMetrics metrics;
   auto reader = std::make_shared<BpfStatsReader>(
-      probe->program_fd(), probe->program_name(), probe->attach_type(),
+      probe->program_fd(), probe->program_name(), probe->attach_mode(),
       std::vector<BpfMapHandle>{{"device_counters", probe->device_counters_fd()},
                                 {"device_names", probe->device_names_fd()},
                                 {"untracked_counters", probe->untracked_counters_fd()}},

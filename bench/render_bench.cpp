@@ -55,7 +55,8 @@ Snapshot synthetic_snapshot(int series) {
          {{123456789ULL + static_cast<unsigned>(i), 987654321012ULL}, {42, 4200}}});
   }
   snapshot.bpf.valid = true;
-  snapshot.bpf.programs.push_back({"netif_rx_btf", 1, "0123456789abcdef", "tp_btf", 1, 1, 0});
+  snapshot.bpf.programs.push_back(
+      {"netif_rx_btf", 1, "0123456789abcdef", AttachMode::tp_btf, 1, 1, 0});
   snapshot.bpf.maps = {{"device_counters", static_cast<std::uint64_t>(devices), 1U << 20},
                        {"device_names", static_cast<std::uint64_t>(devices), 1U << 20},
                        {"untracked_counters", 1, 1}};

@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that building, testing and running netif_rx_exporter need.
 # Idempotent: when every package is present it does nothing (and needs no network).
+#   install-deps.sh           everything (build, tests, packaging, make run)
+#   install-deps.sh --build   only what building the exporter needs (the container image)
 set -euo pipefail
+
+build_packages=(
+  build-essential cmake pkg-config clang llvm ccache
+  libbpf-dev bpftool libelf-dev zlib1g-dev
+  prometheus-cpp-dev libcivetweb-dev libyaml-cpp-dev libsystemd-dev libspdlog-dev libfmt-dev
+  libcap-dev libcrypt-dev libssl-dev
+)
 
 packages=(
   # toolchain
-  build-essential cmake pkg-config clang llvm clang-format
+  build-essential cmake pkg-config clang llvm clang-format clang-tidy ccache
+  # fuzzing: libFuzzer and clang's sanitizer runtimes
+  libclang-rt-14-dev
   # BPF
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries
@@ -18,7 +29,20 @@ packages=(
   nodejs unzip
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
+  # kernel matrix: Debian kernels booted under qemu with a busybox initramfs
+  qemu-system-x86 busybox-static cpio xz-utils gzip debian-archive-keyring
+  # make deb: Debian's packaging tools, the man page, lintian
+  dpkg-dev debhelper help2man lintian
+  # systemd as PID 1 in a qemu guest: a root from Debian's archive, bookworm's kernel
+  # (qemu, cpio and the keyring are listed with the kernel matrix)
+  mmdebstrap
+  # make image and the container test: podman (with runc) and buildah
+  podman buildah runc
 )
+
+if [[ "${1:-}" == "--build" ]]; then
+  packages=("${build_packages[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -27,7 +51,7 @@ for p in "${packages[@]}"; do
 done
 
 # npm ships inside NodeSource's nodejs; Debian packages it separately.
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+[[ "${1:-}" == "--build" ]] || command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0

@@ -1,10 +1,17 @@
 #include "app/app.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <future>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "app/notify.h"
+#include "app/privilege_model.h"
 #include "app/privileges.h"
 #include "devices/link_watcher.h"
 #include "metrics/process_metrics.h"
@@ -16,6 +23,7 @@
 #include "probe/probe.h"
 #include "util/log.h"
 #include "web/http_server.h"
+#include "web/systemd_socket.h"
 
 namespace netif_rx {
 
@@ -23,6 +31,31 @@ namespace {
 
 void status(const Notifier* notifier, std::string_view text) {
   if (notifier) notifier->status(text);
+}
+
+// Starts the polling thread, then gives up every capability in every thread
+// but the polling thread's `model.kept`. The polling thread names itself
+// and reports its id first.
+void start_polling_with_least_privilege(Poller& poller, const PrivilegeModel& model) {
+  auto started = std::make_shared<std::promise<pid_t>>();
+  std::future<pid_t> poll_thread = started->get_future();
+  poller.set_on_thread_start([started] {
+    ::prctl(PR_SET_NAME, "netif_rx_poll");
+    try {
+      started->set_value(static_cast<pid_t>(::syscall(SYS_gettid)));
+    } catch (const std::future_error&) {
+      // A second start: the first one was reported.
+    }
+  });
+  poller.start();
+  std::optional<KeptCapabilities> kept;
+  if (model.kept) {
+    if (poll_thread.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+      throw std::runtime_error("the polling thread did not start within 5s");
+    }
+    kept = KeptCapabilities{poll_thread.get(), 1ULL << *model.kept};
+  }
+  drop_all_capabilities(kept);
 }
 
 }  // namespace
@@ -38,7 +71,12 @@ App::~App() { stop(); }
 void App::start() {
   // Flags are checked before anything is loaded.
   std::vector<ListenAddress> addresses;
-  for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
+  std::vector<UniqueFd> systemd_sockets;
+  if (cli_.systemd_socket) {
+    systemd_sockets = take_systemd_sockets();
+  } else {
+    for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
+  }
 
   // First, while the process still has one thread and all its capabilities:
   // enable statistics (always) or fork the helper that samples them.
@@ -53,7 +91,7 @@ void App::start() {
   self_metrics_.set_probe_attached(true);
   poller_->set_bpf_stats_source(
       [reader = std::make_shared<BpfStatsReader>(
-           probe_->program_fd(), probe_->program_name(), probe_->attach_type(),
+           probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),
            std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
                                      {"device_names", probe_->device_names_fd()},
                                      {"untracked_counters", probe_->untracked_counters_fd()},
@@ -74,8 +112,12 @@ void App::start() {
   status(notifier_, "first poll");
   if (!poller_->poll_once()) log::warn("the first poll failed; serving what it could read");
 
+  // What the polling thread keeps, decided before any other thread starts.
+  const PrivilegeModel model = decide_privilege_model(probe_->device_counters_fd());
+
   HttpOptions http_options;
   http_options.addresses = std::move(addresses);
+  http_options.systemd_sockets = std::move(systemd_sockets);
   http_options.telemetry_path = cli_.telemetry_path;
   http_options.ready = [this] { return ready(); };
   http_options.web_config_file = cli_.web_config_file;
@@ -87,12 +129,17 @@ void App::start() {
       std::move(http_options), std::vector<std::shared_ptr<prometheus::Collectable>>{
                                    self_metrics_.registry(), reload_metrics_.registry(),
                                    snapshot_collector_, std::make_shared<ProcessCollector>()});
-  poller_->start();
   // Everything privileged is done: the probe is attached, statistics are
-  // held or delegated to the helper, the listeners are bound. From here the
-  // process that serves HTTP holds no capability at all, in any thread.
-  drop_all_capabilities();
-  log::debug("capabilities dropped", {{"capabilities", describe_capabilities()}});
+  // held or delegated to the helper, the listeners are bound. From here no
+  // thread holds a capability, but the polling thread where the kernel
+  // refuses map reads without one (see privilege_model.h).
+  start_polling_with_least_privilege(*poller_, model);
+  privileges_dropped_ = true;
+  if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
+  log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
+                           {"thread", model.kept ? "netif_rx_poll" : "none"},
+                           {"why", model.reason}});
+  log::debug("capabilities of the main thread", {{"capabilities", describe_capabilities()}});
   log::info("netif_rx_exporter is ready", {{"poll_interval", config_.poll_interval},
                                            {"per_cpu", config_.per_cpu},
                                            {"namespaces", to_string(config_.namespaces)}});
@@ -143,18 +190,12 @@ void App::reload_web_config() {
 }
 
 bool App::ready() const {
-  if (!probe_ || !poller_) return false;
+  if (!probe_ || !poller_ || !privileges_dropped_) return false;
   const auto last = poller_->last_success();
   // Fresh: within three poll intervals (and never before the first poll).
   return last.time_since_epoch().count() != 0 &&
          std::chrono::steady_clock::now() - last <
              3 * Milliseconds(poll_interval_ms_.load()) + std::chrono::seconds(1);
-}
-
-int App::bpf_stats_helper_pid() const { return bpf_stats_ ? bpf_stats_->helper_pid() : -1; }
-
-std::vector<int> App::listening_ports() const {
-  return http_ ? http_->listening_ports() : std::vector<int>{};
 }
 
 }  // namespace netif_rx

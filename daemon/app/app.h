@@ -46,11 +46,7 @@ class App {
   // Re-reads --web.config.file now (it is also re-read whenever it changes).
   void reload_web_config();
 
-  const Config& config() const { return config_; }
   bool ready() const;
-  std::vector<int> listening_ports() const;
-  // The bpf_stats sampling helper's pid, or -1.
-  int bpf_stats_helper_pid() const;
 
  private:
   Config config_;
@@ -58,6 +54,8 @@ class App {
   const Notifier* notifier_;
   // config_.poll_interval for ready(), which runs on the HTTP threads.
   std::atomic<Milliseconds::rep> poll_interval_ms_;
+  // Set once startup gave up its capabilities: not ready before.
+  std::atomic<bool> privileges_dropped_{false};
   SelfMetrics self_metrics_;
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/check_map_read.h"
 #include "app/check_report.h"
 #include "app/privileges.h"
 #include "config/config.h"
@@ -48,28 +49,24 @@ CheckResult check_privileges() {
               describe_capabilities()};
 }
 
-// Loads and attaches the real probe as the daemon would, then detaches it.
-CheckResult check_probe(const CliOptions& cli, const Config& config) {
+// Loads and attaches the real probe as the daemon would, reads its maps as
+// the serving process would, then detaches it.
+std::vector<CheckResult> check_probe(const CliOptions& cli, const Config& config) {
   if (!can_load_bpf()) {
-    return {false, true, "the probe loads and attaches: not tried without the privileges",
-            "fix the privileges above, then run check again"};
+    return {{false, true, "the probe loads and attaches: not tried without the privileges",
+             "fix the privileges above, then run check again"}};
   }
   const auto netns = current_netns_inum();
-  ProbeOptions options;
-  options.host_netns_inum = netns.value_or(0);
-  options.count_all_namespaces = config.namespaces == NamespaceMode::all;
-  options.max_devices = config.max_devices;
-  options.attach = config.attach;
-  options.btf_path = cli.btf_path;
   try {
-    const auto probe = Probe::load(options);
-    std::string what = "the probe loads and attaches (" + probe->attach_type() + ")";
-    if (probe->attach_type() != "tp_btf") {
+    const auto probe = Probe::load(probe_options_for(config, netns.value_or(0), cli.btf_path));
+    std::string what =
+        "the probe loads and attaches (" + std::string(to_string(probe->attach_mode())) + ")";
+    if (probe->attach_mode() != AttachMode::tp_btf) {
       what += "; tp_btf is not available here, the classic tracepoint is used";
     }
-    return {true, true, what, ""};
+    return {{true, true, what, ""}, check_map_read(*probe)};
   } catch (const ProbeError& e) {
-    return {false, true, "the probe loads and attaches", e.what()};
+    return {{false, true, "the probe loads and attaches", e.what()}};
   }
 }
 
@@ -125,7 +122,7 @@ int run_check(const CliOptions& cli) {
   results.push_back(check_kernel());
   results.push_back(check_btf(cli));
   results.push_back(check_privileges());
-  results.push_back(check_probe(cli, config));
+  for (auto& result : check_probe(cli, config)) results.push_back(std::move(result));
   results.push_back(check_statistics(config));
   for (const auto& text : cli.listen_addresses) {
     try {

@@ -67,7 +67,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
               {valued,
                {{"--help", [&] { options.show_help = true; }},
                 {"-h", [&] { options.show_help = true; }},
-                {"--version", [&] { options.show_version = true; }}},
+                {"--version", [&] { options.show_version = true; }},
+                {"--web.systemd-socket", [&] { options.systemd_socket = true; }}},
                [](const std::string& name) {
                  return "unknown flag '" + name + "'; see --help for the flags";
                }});
@@ -98,6 +99,9 @@ Flags:
                                Address to listen on, repeatable (default:
                                :19100; forms: :PORT, IPV4:PORT, HOST:PORT,
                                [IPV6]:PORT; [::]:PORT is dual-stack).
+      --web.systemd-socket     Serve on the sockets systemd passes (socket
+                               activation, netif_rx_exporter.socket)
+                               instead of --web.listen-address.
       --web.config.file=PATH   Exporter-toolkit web configuration (TLS, basic
                                auth, headers).
       --web.telemetry-path=PATH

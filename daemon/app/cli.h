@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli_error.h"
+
 namespace netif_rx {
 
 inline constexpr const char* kDefaultListenAddress = ":19100";
@@ -25,18 +27,13 @@ struct CliOptions {
   std::optional<std::string> config_file;
   std::optional<std::string> web_config_file;
   std::vector<std::string> listen_addresses;  // defaults to {kDefaultListenAddress}
+  bool systemd_socket = false;                // --web.systemd-socket: systemd's sockets instead
   std::string telemetry_path = kDefaultTelemetryPath;
   std::string log_level = "info";
   std::string log_format = "logfmt";
   std::string btf_path = kDefaultBtfPath;
   bool show_version = false;
   bool show_help = false;
-};
-
-// A flag that can't be used; what() is one line saying which and why.
-class CliError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Parses argv (without argv[0]). Throws CliError.

@@ -7,6 +7,7 @@
 #include "app/notify.h"
 #include "config/config.h"
 #include "util/log.h"
+#include "util/signals.h"
 #include "version.h"
 #include "web/web_config.h"
 
@@ -41,14 +42,12 @@ int run_daemon(const CliOptions& cli) {
 
   // 1. Configuration: any mistake ends here, before anything loads.
   Config config;
-  if (cli.config_file) {
-    try {
-      config = load_config_file(*cli.config_file);
-    } catch (const ConfigError& e) {
-      log::error("invalid configuration", {{"err", e.what()}});
-      notifier.status("invalid configuration");
-      return 1;
-    }
+  try {
+    config = load_config(cli.config_file);
+  } catch (const ConfigError& e) {
+    log::error("invalid configuration", {{"err", e.what()}});
+    notifier.status("invalid configuration");
+    return 1;
   }
   if (cli.web_config_file) {
     try {
@@ -62,13 +61,7 @@ int run_daemon(const CliOptions& cli) {
 
   // 2. Signals are blocked before any thread starts, so every thread
   //    inherits the mask and only sigwait() below receives them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGHUP);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  const sigset_t signals = block_signals_for_waiting({SIGINT, SIGTERM, SIGHUP});
 
   // 3. Load, attach, poll once, serve; READY=1 only then.
   log::info("starting netif_rx_exporter", {{"version", kVersion},

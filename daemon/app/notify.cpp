@@ -1,12 +1,8 @@
 #include "app/notify.h"
 
-#include <spdlog/spdlog.h>
-#include <sys/socket.h>
-#include <sys/un.h>
+#include <systemd/sd-daemon.h>
 #include <time.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -32,43 +28,19 @@ std::uint64_t monotonic_usec() {
          static_cast<std::uint64_t>(ts.tv_nsec) / 1000ULL;
 }
 
-std::optional<std::chrono::microseconds> watchdog_interval_from(const char* watchdog_usec,
-                                                                const char* watchdog_pid,
-                                                                long self_pid) {
-  if (watchdog_usec == nullptr || *watchdog_usec == '\0') return std::nullopt;
-  if (watchdog_pid != nullptr && *watchdog_pid != '\0') {
-    char* end = nullptr;
-    const long pid = std::strtol(watchdog_pid, &end, 10);
-    if (*end != '\0' || pid != self_pid) return std::nullopt;
-  }
-  char* end = nullptr;
-  const unsigned long long usec = std::strtoull(watchdog_usec, &end, 10);
-  if (*end != '\0' || usec == 0) return std::nullopt;
-  return std::chrono::microseconds(usec);
-}
-
 Notifier Notifier::from_environment() {
+  Notifier notifier;
   const char* socket = std::getenv("NOTIFY_SOCKET");
-  if (socket == nullptr || *socket == '\0') return Notifier();
-  return Notifier(socket, watchdog_interval_from(std::getenv("WATCHDOG_USEC"),
-                                                 std::getenv("WATCHDOG_PID"), ::getpid()));
-}
-
-Notifier::Notifier(std::string socket_path, std::optional<std::chrono::microseconds> watchdog)
-    : socket_path_(std::move(socket_path)), watchdog_(watchdog) {
-  if (socket_path_.empty()) return;
-  if ((socket_path_[0] != '/' && socket_path_[0] != '@') ||
-      socket_path_.size() >= sizeof(sockaddr_un::sun_path)) {
-    log::warn("NOTIFY_SOCKET is not a unix socket path; not notifying the service manager",
-              {{"notify_socket", socket_path_}});
-    socket_path_.clear();
-    return;
+  notifier.enabled_ = socket != nullptr && *socket != '\0';
+  std::uint64_t usec = 0;
+  // 0: keep $WATCHDOG_USEC and $WATCHDOG_PID for a later look.
+  const int watchdog = sd_watchdog_enabled(0, &usec);
+  if (watchdog > 0 && usec > 0) {
+    notifier.watchdog_ = std::chrono::microseconds(usec);
+  } else if (watchdog < 0) {
+    log::warn("ignoring an invalid systemd watchdog setting", {{"err", std::strerror(-watchdog)}});
   }
-  fd_.reset(::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-  if (!fd_.valid()) {
-    log::warn("cannot create the notify socket", {{"err", std::strerror(errno)}});
-    socket_path_.clear();
-  }
+  return notifier;
 }
 
 void Notifier::reloading(std::string_view status) const {
@@ -78,18 +50,11 @@ void Notifier::reloading(std::string_view status) const {
 }
 
 void Notifier::send(const NotifyFields& fields) const {
-  if (!enabled()) return;
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, socket_path_.data(), socket_path_.size());
-  if (address.sun_path[0] == '@') address.sun_path[0] = '\0';
-  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + socket_path_.size());
+  if (!enabled_) return;
   const std::string message = format_notify_message(fields);
-  // sendto on one datagram socket is atomic: no lock needed across threads.
-  if (::sendto(fd_.get(), message.data(), message.size(), MSG_NOSIGNAL,
-               reinterpret_cast<const sockaddr*>(&address), length) < 0) {
-    log::debug("notifying the service manager failed",
-               {{"notify_socket", socket_path_}, {"err", std::strerror(errno)}});
+  const int sent = sd_notify(0, message.c_str());
+  if (sent < 0) {
+    log::debug("notifying the service manager failed", {{"err", std::strerror(-sent)}});
   }
 }
 

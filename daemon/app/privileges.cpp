@@ -12,12 +12,15 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "util/read_file.h"
 
 namespace netif_rx {
 namespace {
@@ -71,10 +74,14 @@ int restrict_this_thread(std::uint64_t keep_mask, int last_cap) {
 std::atomic<int> g_threads_done{0};
 std::atomic<int> g_thread_error{0};
 int g_last_cap = CAP_LAST_CAP;
+pid_t g_kept_thread = 0;
+std::uint64_t g_kept_mask = 0;
 
 void drop_signal_handler(int) {
   const int saved = errno;
-  if (int err = restrict_this_thread(0, g_last_cap); err != 0) g_thread_error.store(err);
+  const auto self = static_cast<pid_t>(::syscall(SYS_gettid));
+  const std::uint64_t keep = self == g_kept_thread ? g_kept_mask : 0;
+  if (int err = restrict_this_thread(keep, g_last_cap); err != 0) g_thread_error.store(err);
   g_threads_done.fetch_add(1);
   errno = saved;
 }
@@ -93,11 +100,21 @@ std::vector<pid_t> other_threads() {
   return out;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+// True when the thread's status says it blocks `signal_number`. Only
+// ThreadSanitizer's background thread does so here: it runs none of our
+// code, blocks every signal and so keeps its capabilities. A build with
+// -fsanitize=thread tolerates that thread; a normal build tolerates none.
+bool sanitizer_thread_blocking(const std::string& status, int signal_number) {
+#if defined(__SANITIZE_THREAD__)
+  const std::size_t at = status.find("\nSigBlk:");
+  if (at == std::string::npos) return false;
+  const unsigned long long blocked = std::strtoull(status.c_str() + at + 9, nullptr, 16);
+  return ((blocked >> (signal_number - 1)) & 1) != 0;
+#else
+  (void)status;
+  (void)signal_number;
+  return false;
+#endif
 }
 
 }  // namespace
@@ -155,10 +172,15 @@ std::optional<CapabilitySets> parse_capability_sets(std::string_view status_text
   return sets;
 }
 
-void drop_all_capabilities() {
+void drop_all_capabilities(std::optional<KeptCapabilities> kept) {
   g_last_cap = last_capability();
   g_threads_done = 0;
   g_thread_error = 0;
+  g_kept_thread = kept ? kept->thread : 0;
+  g_kept_mask = kept ? kept->mask : 0;
+  if (kept && kept->thread == static_cast<pid_t>(::syscall(SYS_gettid))) {
+    throw std::logic_error("drop_all_capabilities: the calling thread cannot keep capabilities");
+  }
 
   // Other threads first, while this one still may drop bounding sets.
   const int signal_number = SIGRTMIN + 2;
@@ -189,16 +211,31 @@ void drop_all_capabilities() {
 
   // Check every thread, as the kernel sees it.
   for (pid_t tid : other_threads()) {
-    const auto sets =
-        parse_capability_sets(read_file("/proc/self/task/" + std::to_string(tid) + "/status"));
+    const std::string status =
+        read_file("/proc/self/task/" + std::to_string(tid) + "/status").value_or("");
+    const auto sets = parse_capability_sets(status);
     if (!sets) continue;  // the thread ended meanwhile
-    if (sets->permitted != 0 || sets->effective != 0 || sets->inheritable != 0 ||
+    if (sanitizer_thread_blocking(status, signal_number)) continue;
+    const std::uint64_t allowed = tid == g_kept_thread ? g_kept_mask : 0;
+    if (sets->permitted != allowed || sets->effective != allowed || sets->inheritable != 0 ||
         sets->ambient != 0) {
       throw std::runtime_error("thread " + std::to_string(tid) +
                                " kept capabilities after they were dropped (it may block "
                                "real-time signals)");
     }
   }
+}
+
+int drop_this_thread_capabilities() { return restrict_this_thread(0, last_capability()); }
+
+bool has_permitted(int capability) {
+  cap_t caps = cap_get_proc();
+  if (caps == nullptr) return false;
+  cap_flag_value_t value = CAP_CLEAR;
+  const bool ok =
+      cap_get_flag(caps, static_cast<cap_value_t>(capability), CAP_PERMITTED, &value) == 0;
+  cap_free(caps);
+  return ok && value == CAP_SET;
 }
 
 int keep_only_capability(int capability) {

@@ -2,6 +2,8 @@
 // giving capabilities up once they are no longer needed.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,13 +35,29 @@ struct CapabilitySets {
 // CapInh, CapPrm, CapEff is missing.
 std::optional<CapabilitySets> parse_capability_sets(std::string_view status_text);
 
+// One thread that keeps some capabilities while the others drop them all.
+struct KeptCapabilities {
+  pid_t thread = 0;        // a thread id (gettid) of this process
+  std::uint64_t mask = 0;  // bit N = capability N
+};
+
 // Gives up every capability in every thread of the process: permitted,
 // effective, inheritable and ambient sets cleared, the bounding set cleared
 // where CAP_SETPCAP allows, and no_new_privs set, so that not even an
 // execve can bring one back. Threads are reached with a signal (capabilities
 // are per thread in Linux) and the result is checked in
 // /proc/self/task/*/status. Throws std::runtime_error when a thread kept one.
-void drop_all_capabilities();
+// With `kept`, that thread keeps exactly `kept->mask` (permitted and
+// effective, bounding set reduced to it) and every other thread holds none;
+// it must not be the calling thread.
+void drop_all_capabilities(std::optional<KeptCapabilities> kept = std::nullopt);
+
+// Gives up every capability of the calling thread only (the other threads
+// keep theirs). Returns 0 or an errno.
+int drop_this_thread_capabilities();
+
+// True when the permitted set of the calling thread holds `capability`.
+bool has_permitted(int capability);
 
 // For a single-threaded process: keeps only `capability` (permitted and
 // effective, bounding set reduced to it), clears the rest, sets

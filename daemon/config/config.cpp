@@ -220,6 +220,10 @@ Config load_config_file(const std::string& path) {
   return parse_config(read_config_text(path, "configuration file", "--config.file"), path);
 }
 
+Config load_config(const std::optional<std::string>& path) {
+  return path ? load_config_file(*path) : Config{};
+}
+
 std::string_view to_string(NamespaceMode mode) {
   return mode == NamespaceMode::all ? "all" : "host";
 }

@@ -4,18 +4,20 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "config/attach_mode.h"
+#include "config/config_error.h"
 #include "netif_rx.h"
 #include "util/duration.h"
 
 namespace netif_rx {
 
 enum class NamespaceMode { host, all };
-enum class AttachMode { automatic, tp_btf, tracepoint };
 enum class BpfStatsMode { sampled, always, off };
 
 // Which devices are exported: regular expressions (ECMAScript syntax) that
@@ -61,21 +63,16 @@ inline constexpr Milliseconds kMaxStaleAfter{7LL * 24 * 3600 * 1000};
 inline constexpr Milliseconds kMinStatsWindow{100};
 inline constexpr Milliseconds kMaxStatsPeriod{24LL * 3600 * 1000};
 
-// A configuration that can't be used. what() is one line naming the file,
-// line, column and key, and what is expected.
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // Parses YAML text; `source` names it in error messages. Throws ConfigError.
 Config parse_config(std::string_view yaml_text, const std::string& source);
 
 // Reads and parses a file. Throws ConfigError (also when it can't be read).
 Config load_config_file(const std::string& path);
+// The file's configuration, or the embedded defaults when there is no file
+// (no --config.file). Throws ConfigError.
+Config load_config(const std::optional<std::string>& path);
 
 std::string_view to_string(NamespaceMode mode);
-std::string_view to_string(AttachMode mode);
 std::string_view to_string(BpfStatsMode mode);
 
 }  // namespace netif_rx

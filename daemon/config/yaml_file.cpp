@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <cerrno>
 #include <cstring>
@@ -29,9 +31,50 @@ void fail_at(const std::string& source, const YAML::Mark& mark, std::string_view
   throw ConfigError(out.str());
 }
 
+// Counts documents and ignores everything else. yaml-cpp 0.7's LoadAll
+// never returns on some malformed texts (found by fuzzing: "&a,b" yields
+// empty documents without end), so the documents are counted first, with a
+// bound, and LoadAll runs only on a text whose count ends.
+class DocumentCounter final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+constexpr int kMaxDocuments = 16;
+
+void check_document_count(std::string_view yaml_text, const std::string& source) {
+  std::istringstream stream{std::string(yaml_text)};
+  YAML::Parser parser(stream);
+  DocumentCounter counter;
+  for (int documents = 0; parser.HandleNextDocument(counter);) {
+    if (++documents > kMaxDocuments) {
+      throw ConfigError(source + ": invalid YAML: more than " + std::to_string(kMaxDocuments) +
+                        " documents, or text the YAML parser cannot read");
+    }
+  }
+}
+
 YAML::Node load_single_document(std::string_view yaml_text, const std::string& source) {
+  // YAML has no NUL character, and yaml-cpp 0.7 loops without end on one
+  // (allocating all the while): refuse it before the parser sees it.
+  if (const std::size_t nul = yaml_text.find('\0'); nul != std::string_view::npos) {
+    throw ConfigError(source + ": a NUL byte at offset " + std::to_string(nul) +
+                      "; this is not a YAML text file");
+  }
   std::vector<YAML::Node> documents;
   try {
+    check_document_count(yaml_text, source);
     documents = YAML::LoadAll(std::string(yaml_text));
   } catch (const YAML::ParserException& e) {
     fail_at(source, e.mark, "", "invalid YAML: " + e.msg);

@@ -75,7 +75,11 @@ LinkMessages parse_link_messages(std::span<const std::uint8_t> datagram) {
         }
         nlmsgerr error;
         std::memcpy(&error, payload.data(), sizeof error);
-        if (error.error == 0) break;  // an acknowledgement
+        if (error.error == 0) break;                   // an acknowledgement
+        if (error.error < -4095 || error.error > 0) {  // not a negative errno
+          result.malformed = true;
+          return result;
+        }
         message.kind = LinkMessage::Kind::error;
         message.error = -error.error;
         break;

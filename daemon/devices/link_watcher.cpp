@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/errno_text.h"
+
 namespace netif_rx {
 namespace {
 
@@ -20,8 +22,6 @@ constexpr std::chrono::milliseconds kResyncRetry{500};
 UniqueFd netlink_socket(int extra_flags) {
   return UniqueFd(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | extra_flags, NETLINK_ROUTE));
 }
-
-std::string errno_text(int error) { return std::strerror(error); }
 
 // Receives one datagram; returns its length, or -errno. A truncated datagram
 // is reported as -EMSGSIZE.
@@ -100,9 +100,9 @@ LinkWatcher::LinkWatcher(LinkWatcherOptions options) : options_(std::move(option
   // after it, in order, so the view ends right.
   events_ = netlink_socket(SOCK_NONBLOCK);
   if (!events_.valid()) {
-    throw LinkWatcherError("cannot open a netlink socket to follow network devices: " +
-                           errno_text(errno) + " (errno " + std::to_string(errno) +
-                           "); the exporter needs AF_NETLINK (systemd: RestrictAddressFamilies=)");
+    throw LinkWatcherError(
+        "cannot open a netlink socket to follow network devices: " + errno_text(errno) +
+        "; the exporter needs AF_NETLINK (systemd: RestrictAddressFamilies=)");
   }
   // FORCE goes past net.core.rmem_max with CAP_NET_ADMIN; without it, the
   // plain option gives what the sysctl allows.

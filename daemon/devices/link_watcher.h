@@ -16,6 +16,7 @@
 
 #include "devices/link_messages.h"
 #include "devices/link_table.h"
+#include "devices/link_watcher_error.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx {
@@ -27,17 +28,15 @@ struct LinkWatcherOptions {
   int receive_buffer = 4 << 20;
   // Called, under the watcher's lock, for each device that is gone (a real
   // deletion or a move to another namespace, never an event about a live
-  // device), after it left the view: queues it for the poller, which deletes
-  // its map entries.
+  // device), after it left the view: queues it for the poller, the one thread
+  // that changes the maps (also where the kernel refuses bpf(2) to this
+  // thread), which deletes its map entries after its first view of the links
+  // and before its read. A poller whose view no longer has the device
+  // therefore reads no entry of it; one that still sees the device in a view
+  // taken after this cannot have read a later device's counts under its name.
   std::function<void(std::uint32_t ifindex)> on_removed;
   // Called for a failure the watcher recovers from (reason, message).
   std::function<void(const std::string& message)> on_error;
-};
-
-// Opening the netlink socket or the first dump failed.
-class LinkWatcherError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 class LinkWatcher {

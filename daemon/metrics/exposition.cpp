@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "metrics/metric_family.h"
+
 namespace netif_rx {
 namespace {
 
@@ -10,18 +12,7 @@ using prometheus::MetricFamily;
 using prometheus::MetricType;
 
 MetricFamily counter_family(std::string name, std::string help) {
-  MetricFamily family;
-  family.name = std::move(name);
-  family.help = std::move(help);
-  family.type = MetricType::Counter;
-  return family;
-}
-
-ClientMetric counter(std::vector<ClientMetric::Label> labels, std::uint64_t value) {
-  ClientMetric metric;
-  metric.label = std::move(labels);
-  metric.counter.value = static_cast<double>(value);
-  return metric;
+  return metric_family(std::move(name), std::move(help), MetricType::Counter);
 }
 
 // Labels in a fixed order: cpu, device, netns (alphabetical, as Prometheus
@@ -47,11 +38,11 @@ MetricFamily packets_by_cpu(std::string name, std::string help,
   for (std::size_t i = 0; i < cpus.size(); ++i) {
     const std::uint64_t value = cpus[i] < per_cpu.size() ? per_cpu[cpus[i]].packets : 0;
     if (options.per_cpu) {
-      family.metric.push_back(counter(labels(&cpu_names[i], nullptr, nullptr), value));
+      family.metric.push_back(counter_sample(labels(&cpu_names[i], nullptr, nullptr), value));
     }
     sum += value;
   }
-  if (!options.per_cpu) family.metric.push_back(counter({}, sum));
+  if (!options.per_cpu) family.metric.push_back(counter_sample({}, sum));
   return family;
 }
 
@@ -82,9 +73,9 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
         const netif_rx_counters value =
             cpu < device.per_cpu.size() ? device.per_cpu[cpu] : netif_rx_counters{};
         packets.metric.push_back(
-            counter(labels(&cpu_names[i], &device.name, netns_label), value.packets));
+            counter_sample(labels(&cpu_names[i], &device.name, netns_label), value.packets));
         bytes.metric.push_back(
-            counter(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
+            counter_sample(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
       }
     } else {
       netif_rx_counters sum{};
@@ -93,8 +84,9 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
         sum.packets += device.per_cpu[cpu].packets;
         sum.bytes += device.per_cpu[cpu].bytes;
       }
-      packets.metric.push_back(counter(labels(nullptr, &device.name, netns_label), sum.packets));
-      bytes.metric.push_back(counter(labels(nullptr, &device.name, netns_label), sum.bytes));
+      packets.metric.push_back(
+          counter_sample(labels(nullptr, &device.name, netns_label), sum.packets));
+      bytes.metric.push_back(counter_sample(labels(nullptr, &device.name, netns_label), sum.bytes));
     }
   }
 

@@ -14,27 +14,11 @@
 #include <sstream>
 #include <vector>
 
+#include "metrics/metric_family.h"
+#include "util/read_file.h"
+
 namespace netif_rx {
 namespace {
-
-std::optional<std::string> read_file(const char* path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-prometheus::MetricFamily family(const char* name, const char* help, prometheus::MetricType type,
-                                double value) {
-  prometheus::MetricFamily out{name, help, type, {}};
-  prometheus::ClientMetric metric;
-  if (type == prometheus::MetricType::Counter) {
-    metric.counter.value = value;
-  } else {
-    metric.gauge.value = value;
-  }
-  out.metric.push_back(std::move(metric));
-  return out;
-}
 
 std::optional<double> open_fds() {
   std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir("/proc/self/fd"), ::closedir);
@@ -102,36 +86,39 @@ std::vector<prometheus::MetricFamily> ProcessCollector::Collect() const {
     const auto stat_text = read_file("/proc/self/stat");
     const auto stat = stat_text ? parse_proc_stat(*stat_text) : std::nullopt;
     if (stat && ticks > 0) {
-      out.push_back(family("process_cpu_seconds_total",
-                           "Total user and system CPU time spent in seconds.", MetricType::Counter,
-                           static_cast<double>(stat->utime_ticks + stat->stime_ticks) / ticks));
-      out.push_back(family("process_resident_memory_bytes", "Resident memory size in bytes.",
-                           MetricType::Gauge, static_cast<double>(stat->rss_pages) * page));
-      out.push_back(family("process_virtual_memory_bytes", "Virtual memory size in bytes.",
-                           MetricType::Gauge, static_cast<double>(stat->vsize_bytes)));
+      out.push_back(single_sample_family(
+          "process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",
+          MetricType::Counter, static_cast<double>(stat->utime_ticks + stat->stime_ticks) / ticks));
+      out.push_back(single_sample_family("process_resident_memory_bytes",
+                                         "Resident memory size in bytes.", MetricType::Gauge,
+                                         static_cast<double>(stat->rss_pages) * page));
+      out.push_back(single_sample_family("process_virtual_memory_bytes",
+                                         "Virtual memory size in bytes.", MetricType::Gauge,
+                                         static_cast<double>(stat->vsize_bytes)));
       const auto system_text = read_file("/proc/stat");
       const auto boot = system_text ? parse_boot_time(*system_text) : std::nullopt;
       if (boot) {
-        out.push_back(family(
+        out.push_back(single_sample_family(
             "process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
             MetricType::Gauge,
             static_cast<double>(*boot) + static_cast<double>(stat->start_time_ticks) / ticks));
       }
     }
     if (const auto fds = open_fds()) {
-      out.push_back(
-          family("process_open_fds", "Number of open file descriptors.", MetricType::Gauge, *fds));
+      out.push_back(single_sample_family("process_open_fds", "Number of open file descriptors.",
+                                         MetricType::Gauge, *fds));
     }
     rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) == 0) {
-      out.push_back(family("process_max_fds", "Maximum number of open file descriptors.",
-                           MetricType::Gauge, static_cast<double>(limit.rlim_cur)));
+      out.push_back(single_sample_family("process_max_fds",
+                                         "Maximum number of open file descriptors.",
+                                         MetricType::Gauge, static_cast<double>(limit.rlim_cur)));
     }
     // As client_golang: the soft RLIMIT_AS; unlimited is 2^64-1, as procfs reads "unlimited".
     if (::getrlimit(RLIMIT_AS, &limit) == 0) {
-      out.push_back(family("process_virtual_memory_max_bytes",
-                           "Maximum amount of virtual memory available in bytes.",
-                           MetricType::Gauge, static_cast<double>(limit.rlim_cur)));
+      out.push_back(single_sample_family("process_virtual_memory_max_bytes",
+                                         "Maximum amount of virtual memory available in bytes.",
+                                         MetricType::Gauge, static_cast<double>(limit.rlim_cur)));
     }
   } catch (...) {
     // A scrape never fails because of these.

@@ -36,7 +36,15 @@ SelfMetrics::SelfMetrics()
                                .Name("netif_rx_exporter_last_poll_timestamp_seconds")
                                .Help("Unix time of the last successful poll.")
                                .Register(*registry_)
-                               .Add({})) {
+                               .Add({})),
+      capabilities_retained_(
+          prometheus::BuildGauge()
+              .Name("netif_rx_exporter_capabilities_retained")
+              .Help("1 for a capability the thread reading the probe's maps keeps after startup "
+                    "(kernels before 5.19 that refuse bpf(2) to threads without CAP_BPF); every "
+                    "other thread holds none.")
+              .Register(*registry_)) {
+  capabilities_retained_.Add({{"capability", "CAP_BPF"}}).Set(0);
   prometheus::BuildGauge()
       .Name("netif_rx_exporter_build_info")
       .Help("Build identity of netif_rx_exporter; always 1.")

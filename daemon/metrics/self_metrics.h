@@ -23,6 +23,11 @@ class SelfMetrics {
   void set_last_poll_timestamp(double unix_seconds) { last_poll_timestamp_.Set(unix_seconds); }
   // reason: map_read, map_delete, name_resolution.
   void count_poll_error(const std::string& reason);
+  // The capability the map thread keeps after startup (1), e.g. "CAP_BPF";
+  // CAP_BPF reads 0 until then and where nothing is kept.
+  void set_capability_retained(const std::string& capability) {
+    capabilities_retained_.Add({{"capability", capability}}).Set(1);
+  }
 
  private:
   std::shared_ptr<prometheus::Registry> registry_;
@@ -30,6 +35,7 @@ class SelfMetrics {
   prometheus::Histogram& poll_duration_;
   prometheus::Family<prometheus::Counter>& poll_errors_;
   prometheus::Gauge& last_poll_timestamp_;
+  prometheus::Family<prometheus::Gauge>& capabilities_retained_;
 };
 
 }  // namespace netif_rx

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "devices/link_watcher.h"
@@ -30,18 +31,14 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
 
   CountingPipeline pipeline;
-  ProbeOptions probe_options;
-  probe_options.host_netns_inum = *host_netns;
-  probe_options.count_all_namespaces = config.namespaces == NamespaceMode::all;
-  probe_options.max_devices = config.max_devices;
-  probe_options.attach = config.attach;
-  probe_options.btf_path = btf_path;
-  pipeline.probe = Probe::load(probe_options);
+  pipeline.probe = Probe::load(probe_options_for(config, *host_netns, btf_path));
 
   MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 
   // Devices of this namespace: names from rtnetlink; a device gone is queued
-  // to the poller, the one thread that changes the maps.
+  // to the poller, the one thread that changes the maps (also the one that
+  // may use bpf(2) where the kernel refuses it to the watcher's thread: before
+  // 5.19 with kernel.unprivileged_bpf_disabled set).
   auto removals = std::make_shared<RemovalQueue>();
   LinkWatcherOptions link_options;
   link_options.on_removed = [removals](std::uint32_t ifindex) { removals->push(ifindex); };

@@ -1,8 +1,10 @@
 #include "pipeline/cpu_list.h"
 
+#include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <thread>
+
+#include "util/read_file.h"
 
 namespace netif_rx {
 namespace {
@@ -40,11 +42,9 @@ std::optional<std::vector<unsigned>> parse_cpu_list(std::string_view text) {
   return cpus;
 }
 
-std::vector<unsigned> present_cpus() {
-  std::ifstream in("/sys/devices/system/cpu/present");
-  std::string text;
-  if (in && std::getline(in, text)) {
-    if (auto cpus = parse_cpu_list(text); cpus && !cpus->empty()) return *cpus;
+std::vector<unsigned> present_cpus(const std::string& path) {
+  if (const auto text = read_file(path, 4096)) {
+    if (auto cpus = parse_cpu_list(*text); cpus && !cpus->empty()) return *cpus;
   }
   std::vector<unsigned> cpus(std::max(1U, std::thread::hardware_concurrency()));
   for (unsigned i = 0; i < cpus.size(); ++i) cpus[i] = i;

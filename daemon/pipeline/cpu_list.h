@@ -13,6 +13,7 @@ std::optional<std::vector<unsigned>> parse_cpu_list(std::string_view text);
 
 // The CPUs that exist on this machine (/sys/devices/system/cpu/present).
 // Per-CPU maps have a slot for every *possible* CPU; only these are exported.
-std::vector<unsigned> present_cpus();
+// When the file can't be read or parsed: CPUs 0 to hardware_concurrency-1.
+std::vector<unsigned> present_cpus(const std::string& path = "/sys/devices/system/cpu/present");
 
 }  // namespace netif_rx

@@ -67,9 +67,10 @@ bool Poller::poll_once() {
   const auto started = std::chrono::steady_clock::now();
   apply_pending_reload();
   bool ok = true;
-  apply_removals(ok);
   HostLinks links;
   links.before = host_links_();
+  // After the first view: a removal it reflects is applied before the read.
+  apply_removals(ok);
   auto contents = read_maps(links.before, ok);
   if (!contents) return false;
   links.after = host_links_();
@@ -166,7 +167,10 @@ void Poller::finish(bool ok, std::chrono::steady_clock::time_point started) {
 void Poller::start() {
   std::lock_guard lock(mutex_);
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    if (on_thread_start_) on_thread_start_();
+    run();
+  });
 }
 
 void Poller::stop() {

@@ -56,6 +56,11 @@ class Poller {
   // Called after every successful poll, on the polling thread (the systemd
   // watchdog ping: a stuck poller stops it). Set before start().
   void set_after_success(std::function<void()> callback) { after_success_ = std::move(callback); }
+  // Called first on the polling thread when it starts (naming the thread and
+  // telling who keeps capabilities). Set before start().
+  void set_on_thread_start(std::function<void()> callback) {
+    on_thread_start_ = std::move(callback);
+  }
   // Applies a new interval from the next wait on (configuration reload).
   void set_interval(Milliseconds interval);
   // Applies new device filters and stale_after from the next poll on, on the
@@ -82,6 +87,7 @@ class Poller {
   MapReader reader_;
   PollerOptions options_;
   std::function<void()> after_success_;
+  std::function<void()> on_thread_start_;
   LinkViewSource host_links_;
   PollStep step_;
   std::shared_ptr<RemovalQueue> removals_;

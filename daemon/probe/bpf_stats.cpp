@@ -36,12 +36,12 @@ bool sysctl_stats_enabled(const std::string& path) {
   return ::read(fd.get(), &value, 1) == 1 && value == '1';
 }
 
-BpfStatsReader::BpfStatsReader(int program_fd, std::string program_name, std::string attach_type,
+BpfStatsReader::BpfStatsReader(int program_fd, std::string program_name, AttachMode attach_type,
                                std::vector<BpfMapHandle> maps,
                                std::function<bool()> exporter_enabled, std::string sysctl_path)
     : program_fd_(program_fd),
       program_name_(std::move(program_name)),
-      attach_type_(std::move(attach_type)),
+      attach_type_(attach_type),
       maps_(std::move(maps)),
       exporter_enabled_(std::move(exporter_enabled)),
       sysctl_path_(std::move(sysctl_path)) {

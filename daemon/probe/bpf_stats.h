@@ -22,7 +22,7 @@ class BpfStatsReader {
   // `program_fd` and the map fds are borrowed. `exporter_enabled` says
   // whether the exporter itself holds statistics on now (its fd or its
   // helper's window); `sysctl_path` is where the global switch is read.
-  BpfStatsReader(int program_fd, std::string program_name, std::string attach_type,
+  BpfStatsReader(int program_fd, std::string program_name, AttachMode attach_type,
                  std::vector<BpfMapHandle> maps, std::function<bool()> exporter_enabled,
                  std::string sysctl_path = "/proc/sys/kernel/bpf_stats_enabled");
 
@@ -34,7 +34,7 @@ class BpfStatsReader {
  private:
   int program_fd_;
   std::string program_name_;
-  std::string attach_type_;
+  AttachMode attach_type_;
   std::vector<BpfMapHandle> maps_;
   std::vector<std::uint64_t> max_entries_;
   std::vector<bool> is_array_;

@@ -25,9 +25,6 @@ class BpfStatsControl {
   // its helper's window. Called by the poller thread only.
   bool exporter_enabled();
 
-  // The sampling helper's pid, or -1.
-  pid_t helper_pid() const { return sampler_ ? sampler_->helper_pid() : -1; }
-
  private:
   UniqueFd always_;
   std::unique_ptr<StatsSampler> sampler_;

@@ -6,14 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "config/attach_mode.h"
+
 namespace netif_rx {
 
 // One loaded BPF program (bpf_prog_info).
 struct BpfProgramStats {
-  std::string name;         // the program's name in the object, e.g. "netif_rx_btf"
-  std::uint32_t id = 0;     // kernel program id, as `bpftool prog show` prints it
-  std::string tag;          // 16 hex digits
-  std::string attach_type;  // "tp_btf" or "tracepoint"
+  std::string name;      // the program's name in the object, e.g. "netif_rx_btf"
+  std::uint32_t id = 0;  // kernel program id, as `bpftool prog show` prints it
+  std::string tag;       // 16 hex digits
+  AttachMode attach_type = AttachMode::tp_btf;  // tp_btf or tracepoint
   std::uint64_t run_time_ns = 0;
   std::uint64_t run_count = 0;
   std::uint64_t recursion_misses = 0;

@@ -11,7 +11,7 @@ namespace {
 constexpr std::uint32_t kInitialBatch = 256;
 
 bool batch_unsupported(int error) {
-  return error == EINVAL || error == ENOTSUP || error == EOPNOTSUPP || error == ENOSYS;
+  return error == EINVAL || error == EOPNOTSUPP || error == ENOSYS;  // ENOTSUP is EOPNOTSUPP
 }
 
 // The keys of a hash map, each once: get_next_key restarts from the first

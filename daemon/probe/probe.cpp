@@ -13,6 +13,7 @@
 
 #include "app/privileges.h"
 #include "netif_rx_bpf.skel.h"
+#include "util/errno_text.h"
 #include "util/log.h"
 
 namespace netif_rx {
@@ -39,11 +40,6 @@ int libbpf_log(libbpf_print_level level, const char* format, va_list args) {
   return 0;
 }
 
-std::string errno_text(int err) {
-  err = err < 0 ? -err : err;
-  return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")";
-}
-
 const char* kPrivilegeHint =
     "needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): run as root, or grant them "
     "(systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON)";
@@ -60,6 +56,17 @@ struct Attempt {
 
 }  // namespace
 
+ProbeOptions probe_options_for(const Config& config, std::uint32_t host_netns_inum,
+                               std::string btf_path) {
+  ProbeOptions options;
+  options.host_netns_inum = host_netns_inum;
+  options.count_all_namespaces = config.namespaces == NamespaceMode::all;
+  options.max_devices = config.max_devices;
+  options.attach = config.attach;
+  options.btf_path = std::move(btf_path);
+  return options;
+}
+
 void route_libbpf_logs() {
   static std::once_flag once;
   std::call_once(once, [] { libbpf_set_print(libbpf_log); });
@@ -73,9 +80,10 @@ Probe::~Probe() {
   if (skeleton_) log::info("detaching probe", {{"program", program_name_}});
 }
 
-std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
-  route_libbpf_logs();
+namespace {
 
+// Steps 1 and 2, and the slots of a per-CPU value. Throws ProbeError.
+unsigned check_prerequisites(const ProbeOptions& options) {
   // Step 1: the kernel's BTF, which CO-RE relocation needs.
   if (::access(options.btf_path.c_str(), R_OK) != 0) {
     throw ProbeError(
@@ -93,6 +101,42 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
   if (possible_cpus <= 0) {
     throw ProbeError("cannot count possible CPUs: " + errno_text(possible_cpus));
   }
+  return static_cast<unsigned>(possible_cpus);
+}
+
+// Steps 3 and 4: the embedded object, opened and configured for one twin.
+// Throws ProbeError; the caller owns the result.
+netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
+  LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+  if (options.btf_path != "/sys/kernel/btf/vmlinux")
+    open_opts.btf_custom_path = options.btf_path.c_str();
+  const auto destroy = [](netif_rx_bpf* opened) { netif_rx_bpf::destroy(opened); };
+  std::unique_ptr<netif_rx_bpf, decltype(destroy)> skeleton(netif_rx_bpf::open(&open_opts),
+                                                            destroy);
+  if (!skeleton) throw ProbeError("opening the embedded BPF object failed: " + errno_text(errno));
+
+  // Read-only data, map sizes, which twin.
+  skeleton->rodata->host_netns_inum = options.host_netns_inum;
+  skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
+  for (const auto& [map, entries] :
+       {std::pair{skeleton->maps.device_counters, options.max_devices},
+        std::pair{skeleton->maps.device_names, options.max_devices},
+        std::pair{skeleton->maps.host_counters, host_slots_for(options.max_devices)}}) {
+    if (int err = bpf_map__set_max_entries(map, entries); err != 0) {
+      throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
+                       std::to_string(entries) + " entries failed: " + errno_text(err));
+    }
+  }
+  bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
+  bpf_program__set_autoload(skeleton->progs.netif_rx_tp, !use_tp_btf);
+  return skeleton.release();
+}
+
+}  // namespace
+
+std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
+  route_libbpf_logs();
+  const unsigned possible_cpus = check_prerequisites(options);
 
   std::vector<Attempt> attempts;
   if (options.attach != AttachMode::tracepoint) attempts.push_back({true});
@@ -103,28 +147,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     const bool use_tp_btf = attempts[i].use_tp_btf;
     const char* kind = use_tp_btf ? "tp_btf/netif_receive_skb" : "tracepoint/net/netif_receive_skb";
 
-    // Step 3: open the embedded object.
-    LIBBPF_OPTS(bpf_object_open_opts, open_opts);
-    if (options.btf_path != "/sys/kernel/btf/vmlinux")
-      open_opts.btf_custom_path = options.btf_path.c_str();
-    std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(netif_rx_bpf::open(&open_opts));
-    if (!skeleton) throw ProbeError("opening the embedded BPF object failed: " + errno_text(errno));
-
-    // Step 4: configure before load: read-only data, map sizes, which twin.
-    skeleton->rodata->host_netns_inum = options.host_netns_inum;
-    skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
-    const std::uint32_t host_slots = host_slots_for(options.max_devices);
-    for (const auto& [map, entries] :
-         {std::pair{skeleton->maps.device_counters, options.max_devices},
-          std::pair{skeleton->maps.device_names, options.max_devices},
-          std::pair{skeleton->maps.host_counters, host_slots}}) {
-      if (int err = bpf_map__set_max_entries(map, entries); err != 0) {
-        throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
-                         std::to_string(entries) + " entries failed: " + errno_text(err));
-      }
-    }
-    bpf_program__set_autoload(skeleton->progs.netif_rx_btf, use_tp_btf);
-    bpf_program__set_autoload(skeleton->progs.netif_rx_tp, !use_tp_btf);
+    // Steps 3 and 4: open, configure before load.
+    std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(open_configured(options, use_tp_btf));
     bpf_program* program = use_tp_btf ? skeleton->progs.netif_rx_btf : skeleton->progs.netif_rx_tp;
 
     // Step 5: load (the verifier runs here).
@@ -165,11 +189,10 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     auto probe = std::unique_ptr<Probe>(new Probe());
     probe->skeleton_ = std::move(skeleton);
     probe->program_name_ = bpf_program__name(program);
-    probe->attach_type_ = use_tp_btf ? "tp_btf" : "tracepoint";
-    probe->max_devices_ = options.max_devices;
-    probe->host_slots_ = host_slots;
+    probe->attach_mode_ = use_tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
+    probe->host_slots_ = host_slots_for(options.max_devices);
     probe->host_netns_inum_ = options.host_netns_inum;
-    probe->possible_cpus_ = static_cast<unsigned>(possible_cpus);
+    probe->possible_cpus_ = possible_cpus;
     log::info("probe attached", {{"program", probe->program_name_},
                                  {"attach", kind},
                                  {"max_devices", options.max_devices},
@@ -184,8 +207,8 @@ int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_n
 int Probe::untracked_counters_fd() const { return bpf_map__fd(skeleton_->maps.untracked_counters); }
 int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_counters); }
 int Probe::program_fd() const {
-  return bpf_program__fd(attach_type_ == "tp_btf" ? skeleton_->progs.netif_rx_btf
-                                                  : skeleton_->progs.netif_rx_tp);
+  return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf
+                                                            : skeleton_->progs.netif_rx_tp);
 }
 
 }  // namespace netif_rx

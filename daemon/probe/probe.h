@@ -8,6 +8,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "probe/probe_error.h"
 
 struct netif_rx_bpf;
 
@@ -21,12 +22,10 @@ struct ProbeOptions {
   std::string btf_path = "/sys/kernel/btf/vmlinux";
 };
 
-// Loading or attaching failed; what() is one line naming the step, the
-// cause and the fix.
-class ProbeError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// The options for the probe that `config` asks for, in the network namespace
+// `host_netns_inum`, with kernel BTF at `btf_path`.
+ProbeOptions probe_options_for(const Config& config, std::uint32_t host_netns_inum,
+                               std::string btf_path);
 
 // Routes libbpf's own messages through the daemon's logger (the verifier's
 // log at debug level). Idempotent.
@@ -49,9 +48,8 @@ class Probe {
   int program_fd() const;
 
   const std::string& program_name() const { return program_name_; }
-  // "tp_btf" or "tracepoint": which twin is attached.
-  const std::string& attach_type() const { return attach_type_; }
-  std::uint32_t max_devices() const { return max_devices_; }
+  // Which twin is attached: tp_btf or tracepoint.
+  AttachMode attach_mode() const { return attach_mode_; }
   // Slots of the own-namespace array (min(max_devices, NETIF_RX_MAX_HOST_SLOTS)).
   std::uint32_t host_slots() const { return host_slots_; }
   // The namespace whose devices the array counts (ProbeOptions).
@@ -67,8 +65,7 @@ class Probe {
 
   std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton_;
   std::string program_name_;
-  std::string attach_type_;
-  std::uint32_t max_devices_ = 0;
+  AttachMode attach_mode_ = AttachMode::tp_btf;
   std::uint32_t host_slots_ = 0;
   std::uint32_t host_netns_inum_ = 0;
   unsigned possible_cpus_ = 0;

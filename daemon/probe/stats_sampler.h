@@ -34,8 +34,6 @@ class StatsSampler {
   // open now. Logs a failure to enable, or the helper's death, once.
   bool window_open();
 
-  pid_t helper_pid() const { return helper_; }
-
  private:
   pid_t helper_ = -1;
   UniqueFd life_;    // write end: closing it tells the helper to exit

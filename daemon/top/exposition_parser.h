@@ -8,18 +8,14 @@
 #include <string_view>
 #include <vector>
 
+#include "top/exposition_parse_error.h"
+
 namespace netif_rx {
 
 struct ExpositionSample {
   std::string name;
   std::map<std::string, std::string> labels;  // unescaped values
   double value = 0;
-};
-
-// Text that is not exposition format; what() names the line and the problem.
-class ExpositionParseError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Every sample in `text`, in order; comments (# HELP, # TYPE, # EOF, others)

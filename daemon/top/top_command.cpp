@@ -6,24 +6,29 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 
 #include "config/config.h"
 #include "top/top_histogram.h"
+#include "top/top_http_client.h"
 #include "top/top_json.h"
 #include "top/top_options.h"
 #include "top/top_rate_table.h"
 #include "top/top_source.h"
 #include "top/top_terminal.h"
+#include "util/signals.h"
+#include "util/printable.h"
 
 namespace netif_rx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// One line, whatever a remote server put in the message.
 int fail(const std::string& message) {
-  std::fprintf(stderr, "netif_rx_exporter: error: %s\n", message.c_str());
+  std::fprintf(stderr, "netif_rx_exporter: error: %s\n", printable(message).c_str());
   return 1;
 }
 
@@ -128,30 +133,30 @@ int run_top(const CliOptions& cli) {
     std::cout << top_usage_text();
     return 0;
   }
+  HttpClientOptions client;
+  try {
+    if (options.from)
+      client = top_http_client_options(options.from_options, std::getenv(kTopPasswordEnv));
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "netif_rx_exporter: error: %s\n", e.what());
+    return 2;
+  }
   Config config;
-  if (options.config_file) {
-    try {
-      config = load_config_file(*options.config_file);
-    } catch (const ConfigError& e) {
-      return fail("invalid configuration: " + std::string(e.what()));
-    }
+  try {
+    config = load_config(options.config_file);
+  } catch (const ConfigError& e) {
+    return fail("invalid configuration: " + std::string(e.what()));
   }
   // The exporter's progress messages would only clutter the view.
   spdlog::set_level(spdlog::level::warn);
 
   // 2. Signals are waited for with sigtimedwait between readings.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGWINCH);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  const sigset_t signals = block_signals_for_waiting({SIGINT, SIGTERM, SIGWINCH});
 
   // 3. The source: a running exporter, or the probe, loaded as the daemon does.
   try {
     const std::unique_ptr<TopSource> source = options.from
-                                                  ? make_http_source(*options.from)
+                                                  ? make_http_source(*options.from, client)
                                                   : make_probe_source(config, options.btf_path);
     TopRunner runner(options, *source, signals);
     return options.once ? runner.once() : runner.live();

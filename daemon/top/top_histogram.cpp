@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/printable.h"
+
 namespace netif_rx {
 namespace {
 
@@ -38,8 +40,9 @@ std::string pad_right(const std::string& text, std::size_t width) {
 }
 
 std::string device_title(const TopDeviceRows& device, double span) {
-  std::string title = device.id.name;
-  if (!device.id.netns.empty()) title += " (netns " + device.id.netns + ")";
+  // Names come from the kernel or a remote page: no raw control characters.
+  std::string title = printable(device.id.name);
+  if (!device.id.netns.empty()) title += " (netns " + printable(device.id.netns) + ")";
   title += ": " + std::to_string(device.delta.packets) + " packets";
   if (span > 0) title += " (" + format_rate(per_second(device.delta.packets, span)) + "/s)";
   title += ", " + format_bytes(static_cast<double>(device.delta.bytes));
@@ -89,7 +92,7 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
   const auto line = [&](const std::string& text) { out += fit_to_width(text, width) + "\n"; };
 
   std::string title = "packets per device and CPU over " + format_span(table.span_seconds) +
-                      ", from " + layout.source;
+                      ", from " + printable(layout.source);
   if (!layout.hint.empty()) title += "; " + layout.hint;
   line(title);
 

@@ -5,16 +5,15 @@
 namespace netif_rx {
 namespace {
 
-constexpr std::chrono::milliseconds kFetchTimeout{5000};
-
 class HttpSource final : public TopSource {
  public:
-  explicit HttpSource(std::string url) : url_(std::move(url)) {}
+  HttpSource(std::string url, HttpClientOptions client)
+      : url_(std::move(url)), client_(std::move(client)) {}
 
   TopReading read() override {
     HttpResponse response;
     try {
-      response = http_get(url_, kFetchTimeout);
+      response = http_get(url_, client_);
     } catch (const HttpFetchError& e) {
       throw TopSourceError("--from " + url_ + ": " + e.what());
     }
@@ -37,12 +36,14 @@ class HttpSource final : public TopSource {
 
  private:
   std::string url_;
+  HttpClientOptions client_;
 };
 
 }  // namespace
 
-std::unique_ptr<TopSource> make_http_source(const std::string& url) {
-  return std::make_unique<HttpSource>(url);
+std::unique_ptr<TopSource> make_http_source(const std::string& url,
+                                            const HttpClientOptions& client) {
+  return std::make_unique<HttpSource>(url, client);
 }
 
 }  // namespace netif_rx

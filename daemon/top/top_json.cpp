@@ -35,7 +35,7 @@ void append_counts(std::string& out, const TopCounters& delta, double span) {
 
 std::string json_string(const std::string& text) {
   std::string out = "\"";
-  append_json_escaped(out, text);  // label values are valid UTF-8 already
+  append_json_escaped(out, text);
   out += '"';
   return out;
 }

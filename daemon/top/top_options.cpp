@@ -1,9 +1,12 @@
 #include "top/top_options.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 
 #include "app/flag_parser.h"
+#include "top/http_url.h"
 
 namespace netif_rx {
 namespace {
@@ -22,14 +25,59 @@ Milliseconds parse_span(const std::string& flag, const std::string& value) {
 }
 
 void check_url(const std::string& value) {
-  if (value.rfind("http://", 0) != 0) {
+  if (!parse_http_url(value)) {
     throw CliError("--from: '" + value +
-                   "' is not an http:// URL; give a running exporter's metrics URL, such as "
-                   "http://localhost:19100/metrics (https is not supported)");
+                   "' is not an http:// or https:// URL; give a running exporter's metrics URL, "
+                   "such as http://localhost:19100/metrics (credentials go in --from.user)");
+  }
+}
+
+std::size_t parse_body_limit(const std::string& value) {
+  const auto parsed = parse_byte_size(value);
+  if (!parsed || *parsed < kMinTopBodyLimit || *parsed > kMaxTopBodyLimit) {
+    throw CliError("--from.max-body: '" + value + "' is not a size from 4KiB to 1GiB, e.g. 8MiB");
+  }
+  return *parsed;
+}
+
+// The --from.* flags make sense only with --from, and https ones with https.
+void check_from_options(const TopOptions& options, bool any_from_flag) {
+  const TopFromOptions& from = options.from_options;
+  if (!options.from) {
+    if (any_from_flag) throw CliError("the --from.* flags need --from=URL");
+    return;
+  }
+  if (!from.ca_file.empty() && !options.from->starts_with("https://")) {
+    throw CliError("--from.ca-file is for an https:// URL; --from is " + *options.from);
+  }
+  if (from.user && from.user->find(':') != std::string::npos) {
+    throw CliError("--from.user: a basic-auth user name cannot contain ':'");
+  }
+  if (from.password_file && !from.user) {
+    throw CliError("--from.password-file needs --from.user");
   }
 }
 
 }  // namespace
+
+std::optional<std::size_t> parse_byte_size(std::string_view text) {
+  static const std::map<std::string_view, std::size_t> kUnits{{"", 1},
+                                                              {"B", 1},
+                                                              {"kB", 1000},
+                                                              {"MB", 1000 * 1000},
+                                                              {"GB", 1000000000},
+                                                              {"KiB", 1024},
+                                                              {"MiB", 1024 * 1024},
+                                                              {"GiB", 1024 * 1024 * 1024}};
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 12) return std::nullopt;
+  const auto unit = kUnits.find(text.substr(digits));
+  if (unit == kUnits.end()) return std::nullopt;
+  const std::uint64_t number = std::stoull(std::string(text.substr(0, digits)));
+  if (number > UINT64_MAX / unit->second) return std::nullopt;
+  return static_cast<std::size_t>(number * unit->second);
+}
 
 TopOptions parse_top_options(const std::vector<std::string>& args) {
   TopOptions options;
@@ -51,6 +99,16 @@ TopOptions parse_top_options(const std::vector<std::string>& args) {
          check_url(v);
          options.from = v;
        }},
+      {"--from.ca-file", [&](const std::string& v) { options.from_options.ca_file = v; }},
+      {"--from.user", [&](const std::string& v) { options.from_options.user = v; }},
+      {"--from.password-file",
+       [&](const std::string& v) { options.from_options.password_file = v; }},
+      {"--from.max-body",
+       [&](const std::string& v) { options.from_options.max_body_bytes = parse_body_limit(v); }},
+      {"--from.timeout",
+       [&](const std::string& v) {
+         options.from_options.timeout = parse_span("--from.timeout", v);
+       }},
       {"--config.file", [&](const std::string& v) { options.config_file = v; }},
       {"--bpf.btf-path", [&](const std::string& v) { options.btf_path = v; }},
   };
@@ -64,6 +122,9 @@ TopOptions parse_top_options(const std::vector<std::string>& args) {
                  return "top: unknown flag '" + name + "'; see netif_rx_exporter top --help";
                }});
   if (options.show_help) return options;
+  const bool any_from_flag = std::any_of(
+      args.begin(), args.end(), [](const std::string& arg) { return arg.starts_with("--from."); });
+  check_from_options(options, any_from_flag);
   if (options.duration && !options.once) {
     throw CliError(
         "--duration is the span of the one table --once prints; add --once, or use "
@@ -97,7 +158,15 @@ Flags:
                                table, one line each).
       --from=URL               Read a running exporter's metrics instead of
                                loading the probe, e.g.
-                               http://localhost:19100/metrics (http only).
+                               http://localhost:19100/metrics or https://...
+      --from.ca-file=PATH      https: the CA certificates to trust (default:
+                               the system's).
+      --from.user=NAME         Basic auth user; the password is read from
+                               --from.password-file or $NETIF_RX_TOP_PASSWORD.
+      --from.password-file=PATH
+                               A file holding the basic auth password.
+      --from.max-body=SIZE     The largest answer top reads (default: 8MiB).
+      --from.timeout=DURATION  How long one reading may take (default: 5s).
       --config.file=PATH       The exporter's YAML configuration, for the probe
                                that top loads (namespaces, max_devices, attach).
       --bpf.btf-path=PATH      Kernel BTF used to relocate the probe

@@ -7,15 +7,11 @@
 #include <string>
 
 #include "config/config.h"
+#include "top/http_fetch.h"
 #include "top/top_reading.h"
+#include "top/top_source_error.h"
 
 namespace netif_rx {
-
-// A reading failed; what() is one line. Loading the probe throws ProbeError.
-class TopSourceError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class TopSource {
  public:
@@ -30,7 +26,8 @@ class TopSource {
 // Poller::poll_once). Throws ProbeError or std::runtime_error.
 std::unique_ptr<TopSource> make_probe_source(const Config& config, const std::string& btf_path);
 
-// Reads a running exporter's metrics page at `url` (http:// only).
-std::unique_ptr<TopSource> make_http_source(const std::string& url);
+// Reads a running exporter's metrics page at `url` (http:// or https://).
+std::unique_ptr<TopSource> make_http_source(const std::string& url,
+                                            const HttpClientOptions& client);
 
 }  // namespace netif_rx

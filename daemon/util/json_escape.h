@@ -6,8 +6,9 @@
 
 namespace netif_rx {
 
-// Appends `text` with quotes, backslashes and control characters escaped
-// (without the surrounding quotes).
+// Appends `text` with quotes, backslashes and control characters (C0, DEL,
+// C1) escaped, and each byte that is not UTF-8 as U+FFFD, so that the result
+// is valid JSON whatever `text` holds (without the surrounding quotes).
 void append_json_escaped(std::string& out, std::string_view text);
 
 }  // namespace netif_rx

@@ -45,6 +45,29 @@ class Field {
   bool number_ = false;
 };
 
+#if defined(__clang__) && __clang_major__ < 15
+// clang 14 cannot compile libstdc++ 12's std::source_location (it lacks
+// __builtin_source_location); the builtins below give the same call site.
+struct SourceSite {
+  const char* file;
+  unsigned line_number;
+  const char* function;
+  const char* file_name() const { return file; }
+  unsigned line() const { return line_number; }
+  const char* function_name() const { return function; }
+};
+
+struct Message {
+  template <typename Text>
+  requires std::convertible_to<const Text&, std::string_view> Message(
+      const Text& message, const char* file = __builtin_FILE(), unsigned line = __builtin_LINE(),
+      const char* function = __builtin_FUNCTION())
+      : text(message), where{file, line, function} {}
+
+  std::string_view text;
+  SourceSite where;
+};
+#else
 // A record's message and the place it was logged from (taken implicitly at the call site).
 struct Message {
   template <typename Text>
@@ -55,6 +78,7 @@ struct Message {
   std::string_view text;
   std::source_location where;
 };
+#endif
 
 void write(spdlog::level::level_enum level, const Message& message,
            std::initializer_list<Field> fields);

@@ -18,6 +18,7 @@
 #include "web/landing_page.h"
 #include "web/listener_tuning.h"
 #include "web/process_listeners.h"
+#include "web/systemd_socket.h"
 #include "web/tls_context.h"
 #include "web/web_config_watcher.h"
 
@@ -61,6 +62,9 @@ HttpServer::HttpServer(HttpOptions options,
   }
   if (tls) load_civetweb_tls_compat();
   raise_open_file_limit();
+  if (!options_.systemd_sockets.empty()) {
+    options_.addresses = systemd_socket_placeholders(options_.systemd_sockets.size());
+  }
   std::string ports;
   for (const auto& address : options_.addresses) {
     check_can_listen(address);
@@ -115,6 +119,10 @@ HttpServer::HttpServer(HttpOptions options,
   for (const auto& handler : handlers_) {
     handler->set_web_config(web_.get());
     server_->addHandler(handler->path(), handler.get());
+  }
+  // Only now: a connection waiting on a passed socket must find the handlers.
+  if (!options_.systemd_sockets.empty()) {
+    options_.addresses = adopt_systemd_sockets(*server_, std::move(options_.systemd_sockets));
   }
 
   for (const auto& address : options_.addresses) {
@@ -175,7 +183,5 @@ HttpServer::~HttpServer() {
   closed = true;
   waker.join();
 }
-
-std::vector<int> HttpServer::listening_ports() const { return ports_; }
 
 }  // namespace netif_rx

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "util/unique_fd.h"
 #include "web/listen_address.h"
 
 class CivetServer;
@@ -26,6 +27,8 @@ struct HttpOptions {
   std::function<bool()> ready;  // true when the probe is attached and polls are fresh
   // --web.config.file: TLS, basic auth, headers; re-read when it changes.
   std::optional<std::string> web_config_file;
+  // --web.systemd-socket: serve these instead of `addresses` (see systemd_socket.h).
+  std::vector<UniqueFd> systemd_sockets;
 };
 
 class HttpServer {
@@ -38,7 +41,6 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  std::vector<int> listening_ports() const;
   // Re-reads --web.config.file now.
   void reload_web_config();
 

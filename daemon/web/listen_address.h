@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "web/listen_error.h"
+
 namespace netif_rx {
 
 struct ListenAddress {
@@ -27,12 +29,6 @@ struct SocketAddress {
 
 // The address to bind to.
 SocketAddress socket_address_of(const ListenAddress& address);
-
-// The address can't be used; what() is one line with the fix.
-class ListenError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Parses and resolves (a host name resolves to its first IPv4 address; IPv6
 // addresses are written numerically in brackets).

@@ -13,18 +13,13 @@
 #include <memory>
 #include <stdexcept>
 
+#include "web/tls_error.h"
 #include "web/web_config.h"
 
 struct ssl_ctx_st;
 struct ssl_st;
 
 namespace netif_rx {
-
-// Certificates or keys that can't be used; what() names the file and why.
-class TlsError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 using TlsContext = std::shared_ptr<ssl_ctx_st>;
 

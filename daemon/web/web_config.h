@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/config.h"  // ConfigError
+#include "config/config_error.h"
 
 namespace netif_rx {
 

@@ -1,8 +1,10 @@
 // The probe's own cost against the real kernel, in each bpf_stats.mode, and
-// the exporter's least privilege: the HTTP process holds no capability, the
+// the exporter's least privilege: the HTTP process holds no capability (but
+// the polling thread CAP_BPF where the kernel requires it), the
 // sampling helper holds CAP_SYS_ADMIN alone and dies with the exporter.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/check_report.h"
 #include "app/privileges.h"
 #include "exporter_process.h"
 #include "test_network.h"
@@ -20,6 +23,7 @@ namespace netif_rx::test {
 namespace {
 
 constexpr std::uint64_t kSysAdmin = 1ULL << 21;
+constexpr std::uint64_t kBpf = 1ULL << 39;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -41,23 +45,42 @@ bool sysctl_stats_on() {
   return read_text("/proc/sys/kernel/bpf_stats_enabled").rfind('1', 0) == 0;
 }
 
-// Every thread of `pid` holds no capability and has no_new_privs.
-void expect_no_capabilities(pid_t pid) {
+// The capabilities the polling thread must keep on this kernel, told
+// independently of the exporter: CAP_BPF before 5.19 while
+// kernel.unprivileged_bpf_disabled is set (the kernel refuses bpf(2) to a
+// thread without it), else none.
+std::uint64_t expected_poll_thread_capabilities() {
+  utsname name{};
+  ::uname(&name);
+  if (kernel_release_at_least(name.release, 5, 19)) return 0;
+  return read_text("/proc/sys/kernel/unprivileged_bpf_disabled").rfind('0', 0) == 0 ? 0 : kBpf;
+}
+
+// Every thread of `pid` has no_new_privs and holds no capability, but the
+// polling thread (named netif_rx_poll), which holds exactly
+// expected_poll_thread_capabilities().
+void expect_least_privilege(pid_t pid) {
+  const std::uint64_t poll_thread_keeps = expected_poll_thread_capabilities();
   int threads = 0;
+  int poll_threads = 0;
   for (const auto& task :
        std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
     const std::string status = read_text(task.path().string() + "/status");
     const auto sets = parse_capability_sets(status);
     ASSERT_TRUE(sets) << status;
+    const bool poll_thread = status.rfind("Name:\tnetif_rx_poll\n", 0) == 0;
+    poll_threads += poll_thread ? 1 : 0;
+    const std::uint64_t allowed = poll_thread ? poll_thread_keeps : 0;
     EXPECT_EQ(sets->inheritable, 0U) << task.path();
-    EXPECT_EQ(sets->permitted, 0U) << task.path();
-    EXPECT_EQ(sets->effective, 0U) << task.path();
+    EXPECT_EQ(sets->permitted, allowed) << task.path();
+    EXPECT_EQ(sets->effective, allowed) << task.path();
     EXPECT_EQ(sets->ambient, 0U) << task.path();
-    EXPECT_EQ(sets->bounding, 0U) << task.path();
+    EXPECT_EQ(sets->bounding, allowed) << task.path();
     EXPECT_NE(status.find("NoNewPrivs:\t1"), std::string::npos) << task.path();
     ++threads;
   }
   EXPECT_GT(threads, 1);  // the HTTP and poller threads were checked too
+  EXPECT_EQ(poll_threads, 1) << "exactly one thread named netif_rx_poll";
 }
 
 // Children of `parent`, from /proc/*/stat.
@@ -143,7 +166,9 @@ TEST_F(BpfStatsTest, AlwaysCountsEveryRunOfKnownTraffic) {
   EXPECT_GE(value(after, "netif_rx_bpf_map_entries{map=\"device_counters\"}"), 0);
   EXPECT_EQ(value(after, "netif_rx_bpf_map_max_entries{map=\"host_counters\"}"), 4096);
   EXPECT_EQ(value(after, "netif_rx_bpf_map_entries{map=\"host_counters\"}"), 4096);
-  expect_no_capabilities(exporter->pid());
+  EXPECT_EQ(value(after, "netif_rx_exporter_capabilities_retained{capability=\"CAP_BPF\"}"),
+            expected_poll_thread_capabilities() == kBpf ? 1 : 0);
+  expect_least_privilege(exporter->pid());
   EXPECT_TRUE(children_of(exporter->pid()).empty()) << "no helper in mode always";
   EXPECT_EQ(exporter->stop(), 0);
 }
@@ -157,7 +182,7 @@ TEST_F(BpfStatsTest, OffNeverEnablesStatistics) {
   // kernel.bpf_stats_enabled=1, the exporter reports that truthfully.
   EXPECT_EQ(value(series, kEnabled), sysctl_stats_on() ? 1 : 0) << exporter->log();
   EXPECT_GE(value(series, kRunCount), 0);
-  expect_no_capabilities(exporter->pid());
+  expect_least_privilege(exporter->pid());
   EXPECT_TRUE(children_of(exporter->pid()).empty()) << "no helper in mode off";
   EXPECT_EQ(exporter->stop(), 0);
 }
@@ -165,7 +190,7 @@ TEST_F(BpfStatsTest, OffNeverEnablesStatistics) {
 TEST_F(BpfStatsTest, SampledDelegatesToAHelperThatHoldsOnlySysAdmin) {
   auto exporter = start("sampled", ", window: 300ms, period: 1s");
   ASSERT_FALSE(HasFailure());
-  expect_no_capabilities(exporter->pid());
+  expect_least_privilege(exporter->pid());
 
   const auto children = children_of(exporter->pid());
   ASSERT_EQ(children.size(), 1U) << "expected exactly the sampling helper";

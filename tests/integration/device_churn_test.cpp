@@ -161,6 +161,10 @@ TEST(DeviceChurnTest, FiveHundredPairsComeAndGoWhileTrafficFlows) {
     std::this_thread::sleep_for(kRoundTime - (std::chrono::steady_clock::now() - round_start));
   }
   const auto churn_time = std::chrono::steady_clock::now() - started;
+  // Removed devices never pile up in the export: at any scrape, at most this
+  // round's pairs, the last round's (being removed) and lo.
+  EXPECT_LE(max_exported, static_cast<std::size_t>(2 * per_round + 1));
+  EXPECT_GE(max_exported, static_cast<std::size_t>(per_round)) << "the traffic reached no device";
   // The last round's pairs stay; let traffic reach all of them, then stop it.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   stop_traffic(traffic);

@@ -1,31 +1,29 @@
-// A minimal HTTP/1.0 client for tests: one GET to 127.0.0.1.
+// The tests' view of the exporter over HTTP, through the core's own client
+// (top/http_fetch.h) and exposition parser (top/exposition_parser.h).
 #pragma once
 
 #include <map>
 #include <string>
 
+#include "top/http_fetch.h"
+
 namespace netif_rx::test {
 
-struct HttpResponse {
-  int status = 0;  // 0: no connection
-  std::string body;
-};
+// One GET of http://127.0.0.1:port/path; status 0 when no response came.
+netif_rx::HttpResponse http_get(int port, const std::string& path);
 
-HttpResponse http_get(int port, const std::string& path, const std::string& method = "GET");
-
-// Parsed exposition text: series key "name{a=\"x\",b=\"y\"}" (labels sorted)
-// to value.
+// Parsed exposition text: series key "name{a=\"x\",b=\"y\"}" (labels sorted,
+// values escaped as in the exposition format) to value.
 using Series = std::map<std::string, double>;
 Series parse_exposition(const std::string& text);
 
 using Labels = std::map<std::string, std::string>;
 
-// Splits a series line's name{a="x",b="y"} into its metric name and labels
-// (label values here never hold '",').
+// The metric name and the labels of a series key.
 std::string metric_of(const std::string& key);
 Labels labels_of(const std::string& key);
 
 // The key of a series, labels sorted by name.
-std::string series_key(const std::string& name, std::map<std::string, std::string> labels);
+std::string series_key(const std::string& name, const Labels& labels);
 
 }  // namespace netif_rx::test

@@ -20,6 +20,7 @@ fi
 pass "check as root: exit 0"
 for line in '✓ kernel ' '✓ kernel BTF readable at /sys/kernel/btf/vmlinux' \
             '✓ privileges to load and attach' '✓ the probe loads and attaches (tp_btf)' \
+            '✓ the maps can be read as the exporter reads them after startup' \
             '✓ BPF run-time statistics can be enabled' "✓ listen address 127.0.0.1:$port is free"; do
   expect "check as root: '$line'" grep -qF "$line" <<<"$out"
 done
@@ -32,7 +33,8 @@ expect "check: leaves no probe behind (nothing else on stdout)" \
 python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(30)' "$port" &
 pids+=("$!")
-sleep 0.3
+# Until the holder listens (python may start slowly on a busy machine).
+for _ in $(seq 100); do ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.1; done
 out=$("$binary" check --web.listen-address="127.0.0.1:$port" 2>&1)
 rc=$?
 expect "busy port: exit 1 (got $rc)" test "$rc" = 1

@@ -96,7 +96,8 @@ python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(30)' "$busy_port" &
 holder=$!
 pids+=("$holder")
-sleep 0.3
+# Until the holder listens (python may start slowly on a busy machine).
+for _ in $(seq 100); do ss -Hltn "sport = :$busy_port" | grep -q . && break; sleep 0.1; done
 run_failing busy_port
 kill "$holder" 2>/dev/null
 busy_port=$(free_port)

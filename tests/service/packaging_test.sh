@@ -24,7 +24,8 @@ esac
 unit="$root$prefix/lib/systemd/system/netif_rx_exporter.service"
 for file in "$prefix/bin/netif_rx_exporter" "$prefix/lib/systemd/system/netif_rx_exporter.service" \
             "$etc/default/netif_rx_exporter" "$etc/netif_rx_exporter/netif_rx_exporter.yaml" \
-            "$prefix/lib/netif_rx_exporter/libnetif_rx_civetweb_tls.so"; do
+            "$prefix/lib/netif_rx_exporter/libnetif_rx_civetweb_tls.so" \
+            "$prefix/lib/systemd/system/netif_rx_exporter.socket"; do
   expect "installed: $file" test -f "$root$file"
 done
 expect "nothing installed outside DESTDIR" test -z "$(grep -v "^-- \(Install configuration\|Installing\|Up-to-date\): $root" <<<"$out" | grep -v '^-- Install configuration')"
@@ -37,7 +38,8 @@ expect "the environment file names the installed configuration" \
 # systemd-analyze verify checks that ExecStart exists: point it into DESTDIR.
 mkdir -p "$work/verify"
 sed "s|^ExecStart=$prefix/bin/|ExecStart=$root$prefix/bin/|" "$unit" >"$work/verify/netif_rx_exporter.service"
-verify=$(systemd-analyze verify "$work/verify/netif_rx_exporter.service" 2>&1)
+cp "$root$prefix/lib/systemd/system/netif_rx_exporter.socket" "$work/verify/"
+verify=$(cd "$work/verify" && systemd-analyze verify netif_rx_exporter.service netif_rx_exporter.socket 2>&1)
 rc=$?
 expect "systemd-analyze verify: clean (exit $rc${verify:+, output: $verify})" test "$rc" = 0 -a -z "$verify"
 security=$(systemd-analyze security --offline=true --no-pager "$unit" 2>&1)

@@ -2,17 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
 // The message of the CliError that parsing `args` throws, or "" if none.
 std::string error_of(const std::vector<std::string>& args) {
-  try {
-    parse_cli(args);
-  } catch (const CliError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<CliError>([&] { parse_cli(args); });
 }
 
 TEST(Cli, Defaults) {

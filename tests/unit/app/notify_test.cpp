@@ -1,14 +1,45 @@
 #include "app/notify.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
+#include <string>
+
+#include "util/unique_fd.h"
 
 namespace netif_rx {
 namespace {
+
+// Sets (or unsets, with nullopt) one variable for the test's scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) {
+      ::setenv(name, value->c_str(), 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
 
 TEST(Notify, FormatsOneFieldPerLine) {
   EXPECT_EQ(format_notify_message({{"READY", "1"}, {"STATUS", "serving"}}),
@@ -17,21 +48,40 @@ TEST(Notify, FormatsOneFieldPerLine) {
   EXPECT_EQ(format_notify_message({}), "");
 }
 
+std::optional<std::chrono::microseconds> watchdog_with(std::optional<std::string> usec,
+                                                       std::optional<std::string> pid) {
+  const ScopedEnv usec_env("WATCHDOG_USEC", std::move(usec));
+  const ScopedEnv pid_env("WATCHDOG_PID", std::move(pid));
+  return Notifier::from_environment().watchdog();
+}
+
 TEST(Notify, WatchdogIntervalOnlyForThisProcess) {
   using std::chrono::microseconds;
-  EXPECT_EQ(watchdog_interval_from("30000000", nullptr, 42), microseconds(30000000));
-  EXPECT_EQ(watchdog_interval_from("30000000", "42", 42), microseconds(30000000));
-  EXPECT_FALSE(watchdog_interval_from("30000000", "43", 42));
-  EXPECT_FALSE(watchdog_interval_from(nullptr, nullptr, 42));
-  EXPECT_FALSE(watchdog_interval_from("0", nullptr, 42));
-  EXPECT_FALSE(watchdog_interval_from("abc", nullptr, 42));
+  const std::string self = std::to_string(::getpid());
+  EXPECT_EQ(watchdog_with("30000000", std::nullopt), microseconds(30000000));
+  EXPECT_EQ(watchdog_with("30000000", self), microseconds(30000000));
+  EXPECT_FALSE(watchdog_with("30000000", std::to_string(::getpid() + 1)));
+  EXPECT_FALSE(watchdog_with(std::nullopt, std::nullopt));
+  EXPECT_FALSE(watchdog_with("0", std::nullopt));
+  EXPECT_FALSE(watchdog_with("abc", std::nullopt));
+  // The variables stay for whoever reads them later.
+  const ScopedEnv usec_env("WATCHDOG_USEC", "5000000");
+  (void)Notifier::from_environment();
+  EXPECT_STREQ(std::getenv("WATCHDOG_USEC"), "5000000");
 }
 
 TEST(Notify, SilentWithoutASocket) {
-  Notifier notifier;
+  const ScopedEnv socket_env("NOTIFY_SOCKET", std::nullopt);
+  const Notifier notifier = Notifier::from_environment();
   EXPECT_FALSE(notifier.enabled());
   notifier.ready("serving");  // no crash, nothing to send to
-  EXPECT_FALSE(Notifier("relative/path").enabled());
+  EXPECT_FALSE(Notifier().enabled());
+}
+
+TEST(Notify, AnInvalidSocketIsNotFatal) {
+  const ScopedEnv socket_env("NOTIFY_SOCKET", "relative/path");
+  const Notifier notifier = Notifier::from_environment();
+  notifier.ready("serving");  // sd_notify refuses it; logged, not thrown
 }
 
 TEST(Notify, SendsDatagramsToTheSocket) {
@@ -46,7 +96,8 @@ TEST(Notify, SendsDatagramsToTheSocket) {
   ::unlink(path.c_str());
   ASSERT_EQ(::bind(server.get(), reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
 
-  Notifier notifier(path);
+  const ScopedEnv socket_env("NOTIFY_SOCKET", path);
+  const Notifier notifier = Notifier::from_environment();
   ASSERT_TRUE(notifier.enabled());
   notifier.reloading("reloading");
   char buffer[512] = {};

@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
+#include <climits>
 #include <cstring>
 #include <string>
 
@@ -112,6 +113,15 @@ TEST(LinkMessages, LinkWithoutNameHasAnEmptyName) {
   const LinkMessages parsed = parse_link_messages(datagram.bytes());
   ASSERT_FALSE(parsed.malformed);
   EXPECT_EQ(parsed.messages.at(0).name, "");
+}
+
+TEST(LinkMessages, AnErrorThatIsNoErrnoIsMalformed) {
+  // Found by fuzzing: INT_MIN cannot be negated into a positive errno.
+  for (const int value : {INT_MIN, -4096, 1}) {
+    Datagram datagram;
+    datagram.error(value);
+    EXPECT_TRUE(parse_link_messages(datagram.bytes()).malformed) << value;
+  }
 }
 
 TEST(LinkMessages, DumpEndErrorsAndAcknowledgements) {

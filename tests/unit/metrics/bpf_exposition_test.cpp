@@ -13,7 +13,7 @@ BpfStatsSnapshot sample() {
   stats.valid = true;
   stats.stats_enabled = true;
   stats.programs.push_back(
-      {"netif_rx_btf", 349, "fbe9dba14fed0f1a", "tp_btf", 1500000000ULL, 30000000ULL, 2});
+      {"netif_rx_btf", 349, "fbe9dba14fed0f1a", AttachMode::tp_btf, 1500000000ULL, 30000000ULL, 2});
   stats.maps = {
       {"device_counters", 3, 4096}, {"device_names", 3, 4096}, {"untracked_counters", 1, 1}};
   return stats;
@@ -67,15 +67,15 @@ TEST(BpfExpositionTest, StatsDisabledRendersZero) {
 }
 
 TEST(DerivedCostTest, AverageRunTimeAndCpuShare) {
-  BpfProgramStats before{"p", 1, "", "tp_btf", 1000, 10, 0};
-  BpfProgramStats after{"p", 1, "", "tp_btf", 1000 + 64 * 1000000ULL, 10 + 1000000ULL, 0};
+  BpfProgramStats before{"p", 1, "", AttachMode::tp_btf, 1000, 10, 0};
+  BpfProgramStats after{"p", 1, "", AttachMode::tp_btf, 1000 + 64 * 1000000ULL, 10 + 1000000ULL, 0};
   const DerivedCost cost = derive_cost(before, after, 2.0);
   EXPECT_DOUBLE_EQ(cost.ns_per_run, 64.0);
   EXPECT_DOUBLE_EQ(cost.cpu_cores, 0.032);  // 64 ms of CPU over 2 s
 }
 
 TEST(DerivedCostTest, NoRunsGiveZeroNotNaN) {
-  BpfProgramStats same{"p", 1, "", "tp_btf", 500, 7, 0};
+  BpfProgramStats same{"p", 1, "", AttachMode::tp_btf, 500, 7, 0};
   const DerivedCost cost = derive_cost(same, same, 1.0);
   EXPECT_EQ(cost.ns_per_run, 0.0);
   EXPECT_EQ(cost.cpu_cores, 0.0);

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
+#include <thread>
+
+#include "util/read_file.h"
 
 namespace netif_rx {
 namespace {
@@ -45,10 +49,21 @@ TEST(CpuList, ParsesTheLargestNumber) {
   EXPECT_EQ(parse_cpu_list("4294967294-4294967295"), (Cpus{kMax - 1, kMax}));
 }
 
-TEST(CpuList, PresentCpusAreNotEmptyAndSorted) {
-  const Cpus cpus = present_cpus();
-  ASSERT_FALSE(cpus.empty());
-  for (std::size_t i = 1; i < cpus.size(); ++i) EXPECT_LT(cpus[i - 1], cpus[i]);
+// Read from sysfs itself, not the fallback.
+TEST(CpuList, PresentCpusAreTheKernelsList) {
+  const auto text = read_file("/sys/devices/system/cpu/present");
+  ASSERT_TRUE(text) << "this machine has no /sys/devices/system/cpu/present";
+  const auto listed = parse_cpu_list(*text);
+  ASSERT_TRUE(listed);
+  ASSERT_FALSE(listed->empty());
+  EXPECT_EQ(present_cpus(), *listed);
+}
+
+TEST(CpuList, FallsBackToTheCpusThatRunThreads) {
+  Cpus expected(std::max(1U, std::thread::hardware_concurrency()));
+  for (unsigned i = 0; i < expected.size(); ++i) expected[i] = i;
+  EXPECT_EQ(present_cpus("/nonexistent/cpu/present"), expected);
+  EXPECT_EQ(present_cpus("/proc/self/cmdline"), expected);  // not a CPU list
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // Opens the generated skeleton without loading it: no privileges, no kernel
 // BPF support needed. Checks that the object the build embeds has the
 // programs and maps the daemon expects, laid out as the shared header says.
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -20,6 +22,31 @@ struct SkeletonDeleter {
   void operator()(netif_rx_bpf* skeleton) const { netif_rx_bpf::destroy(skeleton); }
 };
 using Skeleton = std::unique_ptr<netif_rx_bpf, SkeletonDeleter>;
+
+// The bytes of the read-only variable `name` where the object's own BTF
+// places it in the .rodata image libbpf loads: independent of the layout of
+// the skeleton's generated struct.
+template <typename T>
+std::optional<T> rodata_variable(netif_rx_bpf* skeleton, const char* name) {
+  std::size_t size = 0;
+  const auto* image =
+      static_cast<const unsigned char*>(bpf_map__initial_value(skeleton->maps.rodata, &size));
+  const btf* types = bpf_object__btf(skeleton->obj);
+  if (image == nullptr || types == nullptr) return std::nullopt;
+  const int section_id = btf__find_by_name_kind(types, ".rodata", BTF_KIND_DATASEC);
+  if (section_id < 0) return std::nullopt;
+  const btf_type* section = btf__type_by_id(types, static_cast<__u32>(section_id));
+  const btf_var_secinfo* variables = btf_var_secinfos(section);
+  for (int i = 0; i < btf_vlen(section); ++i) {
+    const btf_type* variable = btf__type_by_id(types, variables[i].type);
+    if (std::strcmp(btf__name_by_offset(types, variable->name_off), name) != 0) continue;
+    if (variables[i].size != sizeof(T) || variables[i].offset + sizeof(T) > size) break;
+    T value;
+    std::memcpy(&value, image + variables[i].offset, sizeof(T));
+    return value;
+  }
+  return std::nullopt;
+}
 
 class OpenedSkeleton : public ::testing::Test {
  protected:
@@ -92,8 +119,9 @@ TEST_F(OpenedSkeleton, CanBeConfiguredBeforeLoad) {
   EXPECT_FALSE(skeleton_->rodata->count_all_namespaces);
   skeleton_->rodata->host_netns_inum = 4026531840U;
   skeleton_->rodata->count_all_namespaces = true;
-  EXPECT_EQ(skeleton_->rodata->host_netns_inum, 4026531840U);
-  EXPECT_TRUE(skeleton_->rodata->count_all_namespaces);
+  // What the kernel will be given: the values, where the object's BTF says.
+  EXPECT_EQ(rodata_variable<__u32>(skeleton_.get(), "host_netns_inum"), 4026531840U);
+  EXPECT_EQ(rodata_variable<bool>(skeleton_.get(), "count_all_namespaces"), true);
 
   for (bpf_map* map : {skeleton_->maps.device_counters, skeleton_->maps.device_names}) {
     EXPECT_EQ(bpf_map__set_max_entries(map, 1U << 20), 0) << bpf_map__name(map);

@@ -4,16 +4,13 @@
 
 #include <cmath>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
 std::string error_of(std::string_view text) {
-  try {
-    parse_exposition_text(text);
-  } catch (const ExpositionParseError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<ExpositionParseError>([&] { parse_exposition_text(text); });
 }
 
 TEST(ExpositionParser, SkipsCommentsAndBlankLines) {

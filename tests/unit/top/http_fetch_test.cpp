@@ -2,16 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
-std::string error_of(std::string_view raw) {
-  try {
-    parse_http_response(raw);
-  } catch (const HttpFetchError& e) {
-    return e.what();
-  }
-  return "";
+std::string error_of(std::string_view raw, const HttpLimits& limits = {}) {
+  return test::error_text<HttpFetchError>([&] { parse_http_response(raw, limits); });
 }
 
 TEST(HttpUrl, Parses) {
@@ -36,11 +33,21 @@ TEST(HttpUrl, Parses) {
 }
 
 TEST(HttpUrl, Rejects) {
-  for (const char* url : {"https://h/metrics", "h:19100/metrics", "http://", "http://:80/",
-                          "http://h:/m", "http://h:0/m", "http://h:65536/m", "http://h:x/m",
-                          "http://u:p@h/m", "http://[::1/m", "http://[::1]x/m"}) {
+  for (const char* url :
+       {"ftp://h/metrics", "h:19100/metrics", "http://h/a b", "http://h/\r\n", "http://",
+        "http://:80/", "http://h:/m", "http://h:0/m", "http://h:65536/m", "http://h:x/m",
+        "http://u:p@h/m", "http://[::1/m", "http://[::1]x/m"}) {
     EXPECT_FALSE(parse_http_url(url)) << url;
   }
+}
+
+TEST(HttpUrl, Https) {
+  const auto url = parse_http_url("https://[::1]/metrics");
+  ASSERT_TRUE(url);
+  EXPECT_TRUE(url->tls);
+  EXPECT_EQ(url->port, "443");
+  EXPECT_EQ(url_endpoint(*url), "[::1]:443");
+  EXPECT_FALSE(parse_http_url("http://h/")->tls);
 }
 
 TEST(HttpResponse, ContentLength) {
@@ -78,15 +85,68 @@ TEST(HttpResponse, Rejects) {
             "truncated chunked body");
 }
 
+TEST(HttpResponse, ChunkSizesCannotWrap) {
+  // 2^64 - 2: added to the 2 bytes of CRLF it would wrap to 0.
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "fffffffffffffffe\r\nx\r\n0\r\n\r\n"),
+            "a chunk of more than 8388608 bytes exceeds the body limit (chunk size "
+            "'fffffffffffffffe')");
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "10000000000000000000002\r\nxx\r\n0\r\n\r\n"),
+            "a chunk of more than 8388608 bytes exceeds the body limit (chunk size "
+            "'10000000000000000000002')");
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n"),
+            "malformed chunk size '-1'");
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n"),
+            "a chunk does not end in CRLF");
+}
+
+TEST(HttpResponse, Limits) {
+  HttpLimits small;
+  small.max_header_bytes = 64;
+  small.max_body_bytes = 8;
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nX: " + std::string(100, 'a') + "\r\n\r\n", small),
+            "the headers exceed 64 bytes");
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\n\r\n123456789", small), "the body exceeds 8 bytes");
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n", small),
+            "the body (Content-Length '99999999999999999999999') exceeds 8 bytes");
+  EXPECT_EQ(error_of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
+                     "5\r\nworld\r\n0\r\n\r\n",
+                     HttpLimits{64, 64}),
+            "");
+  EXPECT_NE(error_of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
+                     "5\r\nworld\r\n0\r\n\r\n",
+                     HttpLimits{64, 24}),
+            "");
+}
+
+TEST(HttpResponse, CompleteWhileArriving) {
+  const HttpLimits limits;
+  EXPECT_FALSE(http_response_complete("HTTP/1.1 200 OK\r\nContent-Le", limits));
+  EXPECT_FALSE(http_response_complete("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nab", limits));
+  EXPECT_TRUE(http_response_complete("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc", limits));
+  EXPECT_FALSE(http_response_complete(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n", limits));
+  EXPECT_TRUE(http_response_complete(
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", limits));
+  EXPECT_THROW(http_response_complete(std::string(70000, 'H'), limits), HttpFetchError);
+}
+
 TEST(HttpGet, UnreachableIsOneLine) {
   // Port 1 on loopback: nothing listens there in a test environment.
+  HttpClientOptions options;
+  options.timeout = std::chrono::milliseconds(2000);
   try {
-    http_get("http://127.0.0.1:1/metrics", std::chrono::milliseconds(2000));
+    http_get("http://127.0.0.1:1/metrics", options);
     FAIL() << "expected an error";
   } catch (const HttpFetchError& e) {
     EXPECT_EQ(std::string(e.what()), "cannot connect to 127.0.0.1:1: Connection refused");
   }
-  EXPECT_THROW(http_get("ftp://127.0.0.1/", std::chrono::milliseconds(100)), HttpFetchError);
+  EXPECT_THROW(http_get("ftp://127.0.0.1/", options), HttpFetchError);
+}
+
+TEST(HttpGet, BasicAuthorization) {
+  EXPECT_EQ(basic_authorization("Aladdin", "open sesame"), "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
 }
 
 }  // namespace

@@ -104,5 +104,16 @@ TEST(TopHistogram, FitsUtf8ByCharacters) {
   EXPECT_EQ(fit_to_width("\xC3\xA9\xC3\xA9\xC3\xA9", 2), "\xC3\xA9\xC3\xA9");
 }
 
+TEST(TopHistogram, ControlCharactersInNamesAreEscaped) {
+  RateTable table;
+  table.span_seconds = 1;
+  table.cpus = {0};
+  table.devices.push_back(device("ev\x1b[2Jil", "ns\x07", {row(0, 5)}));
+  const std::string out = render(table, 80);
+  EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
+  EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
+  EXPECT_NE(out.find("ev\\x1b[2Jil (netns ns\\x07): 5 packets"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace netif_rx

@@ -2,16 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
 std::string error_of(const std::vector<std::string>& args) {
-  try {
-    parse_top_options(args);
-  } catch (const CliError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<CliError>([&] { parse_top_options(args); });
 }
 
 TEST(TopOptions, Defaults) {
@@ -66,13 +63,41 @@ TEST(TopOptions, RejectsBadFlagsWithOneLine) {
   EXPECT_EQ(error_of({"--once", "--duration=2h"}),
             "--duration: 2h is out of range; it must be from 100ms to 1h");
   EXPECT_EQ(error_of({"--output=yaml"}), "--output: 'yaml' is not one of text, json");
-  EXPECT_EQ(error_of({"--from=https://host:19100/metrics"}),
-            "--from: 'https://host:19100/metrics' is not an http:// URL; give a running "
-            "exporter's metrics URL, such as http://localhost:19100/metrics (https is not "
-            "supported)");
+  EXPECT_EQ(error_of({"--from=ftp://host:19100/metrics"}),
+            "--from: 'ftp://host:19100/metrics' is not an http:// or https:// URL; give a running "
+            "exporter's metrics URL, such as http://localhost:19100/metrics (credentials go in "
+            "--from.user)");
+  EXPECT_EQ(error_of({"--from.user=u"}), "the --from.* flags need --from=URL");
+  EXPECT_EQ(error_of({"--from=http://h/m", "--from.ca-file=ca.pem"}),
+            "--from.ca-file is for an https:// URL; --from is http://h/m");
+  EXPECT_EQ(error_of({"--from=http://h/m", "--from.user=a:b"}),
+            "--from.user: a basic-auth user name cannot contain ':'");
+  EXPECT_EQ(error_of({"--from=http://h/m", "--from.max-body=1kB"}),
+            "--from.max-body: '1kB' is not a size from 4KiB to 1GiB, e.g. 8MiB");
   EXPECT_NE(error_of({"--duration=5s"}).find("add --once"), std::string::npos);
   EXPECT_NE(error_of({"--from=http://h/metrics", "--config.file=x.yaml"}).find("loads none"),
             std::string::npos);
+}
+
+TEST(TopOptions, FromFlags) {
+  const TopOptions options =
+      parse_top_options({"--from=https://h:1/m", "--from.ca-file=ca.pem", "--from.user=prom",
+                         "--from.password-file=pw", "--from.max-body=2MiB", "--from.timeout=2s"});
+  EXPECT_EQ(options.from_options.ca_file, "ca.pem");
+  EXPECT_EQ(options.from_options.user, "prom");
+  EXPECT_EQ(options.from_options.password_file, "pw");
+  EXPECT_EQ(options.from_options.max_body_bytes, 2U * 1024 * 1024);
+  EXPECT_EQ(options.from_options.timeout, Milliseconds(2000));
+  EXPECT_EQ(parse_top_options({"--from=http://h/m"}).from_options.max_body_bytes, 8U << 20);
+}
+
+TEST(TopOptions, ByteSizes) {
+  EXPECT_EQ(parse_byte_size("4096"), 4096U);
+  EXPECT_EQ(parse_byte_size("64kB"), 64000U);
+  EXPECT_EQ(parse_byte_size("1GiB"), 1U << 30);
+  for (const char* bad : {"", "MiB", "1 MiB", "-1", "1mib", "99999999999999GiB", "1.5MiB"}) {
+    EXPECT_EQ(parse_byte_size(bad), std::nullopt) << bad;
+  }
 }
 
 TEST(TopOptions, ErrorsAreOneLine) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
@@ -16,12 +18,7 @@ std::string data_file(const std::string& name) {
 }
 
 std::string error_of(std::string_view text) {
-  try {
-    reading_from_exposition(text);
-  } catch (const ExpositionParseError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<ExpositionParseError>([&] { reading_from_exposition(text); });
 }
 
 TEST(TopReading, FromPerCpuMetrics) {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "error_text.h"
 #include "unprivileged.h"
 #include "util/unique_fd.h"
 
@@ -18,21 +19,11 @@ namespace {
 
 // The message of the ListenError that parsing `text` throws, or "" if none.
 std::string parse_error_of(const std::string& text) {
-  try {
-    parse_listen_address(text);
-  } catch (const ListenError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<ListenError>([&] { parse_listen_address(text); });
 }
 
 std::string listen_error_of(const ListenAddress& address) {
-  try {
-    check_can_listen(address);
-  } catch (const ListenError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<ListenError>([&] { check_can_listen(address); });
 }
 
 // A TCP socket listening on 127.0.0.1 on a port the kernel chose.

@@ -2,18 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.h"
+
 namespace netif_rx {
 namespace {
 
 const std::string kHash = "$2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi";
 
 std::string error_of(std::string_view text) {
-  try {
-    parse_web_config(text, "/etc/x/web.yml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_text<ConfigError>([&] { parse_web_config(text, "/etc/x/web.yml"); });
 }
 
 TEST(WebConfig, EmptyFileMeansPlainHttpWithoutAuth) {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# make deb: builds the Debian package with Debian's tooling (dpkg-buildpackage,
+# debhelper) from a copy of the source tree under OUT_DIR, so that nothing is
+# written into the source tree or beside it, then runs lintian on it.
+#   build-deb.sh OUT_DIR
+# Prints the .deb's path last. Exit status 1 on a build failure or a lintian error.
+set -euo pipefail
+
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+out_dir=$(mkdir -p "${1:?usage: build-deb.sh OUT_DIR}" && cd "$1" && pwd)
+version=$(dpkg-parsechangelog -l "$source_dir/debian/changelog" -S Version)
+package=$(dpkg-parsechangelog -l "$source_dir/debian/changelog" -S Source)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+tree="$out_dir/src/$package-$version"
+
+# The files git tracks (and new ones it would track), as they are in the
+# working tree; a source tree without git is copied without its build dirs.
+rm -rf "$tree"
+mkdir -p "$tree"
+if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$source_dir" && git ls-files -z --cached --others --exclude-standard |
+    xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+    tar --null -T - -cf -) | tar -C "$tree" -xf -
+else
+  tar -C "$source_dir" --exclude=./build --exclude=./.git -cf - . | tar -C "$tree" -xf -
+fi
+
+echo "build-deb: dpkg-buildpackage in $tree"
+# No -dbgsym package: it is for an archive's debug service, and costs a third of the build.
+(cd "$tree" && DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} noautodbgsym ${DEB_BUILD_OPTIONS:-}" \
+  dpkg-buildpackage -us -uc -b >"$out_dir/dpkg-buildpackage.log" 2>&1) || {
+  tail -n 30 "$out_dir/dpkg-buildpackage.log" >&2
+  echo "build-deb: dpkg-buildpackage failed; the whole log: $out_dir/dpkg-buildpackage.log" >&2
+  exit 1
+}
+deb="$out_dir/src/${package}_${version}_${arch}.deb"
+changes="$out_dir/src/${package}_${version}_${arch}.changes"
+[[ -f "$deb" ]] || { echo "build-deb: $deb was not built" >&2; exit 1; }
+
+# Errors fail the build; warnings and notes are printed.
+lintian_out=$(lintian --tag-display-limit 0 "$changes" 2>&1) || true
+[[ -z "$lintian_out" ]] || printf '%s\n' "$lintian_out"
+if grep -q '^E: ' <<<"$lintian_out"; then
+  echo "build-deb: lintian reports errors" >&2
+  exit 1
+fi
+cp -f "$deb" "$out_dir/"
+echo "build-deb: $(du -k "$deb" | cut -f1) KiB, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB"
+echo "$out_dir/$(basename "$deb")"

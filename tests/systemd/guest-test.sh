@@ -1,0 +1,215 @@
+#!/bin/bash
+# Runs inside the qemu guest, started by guest-test.service under systemd as
+# PID 1, with the package at /root/netif-rx-exporter.deb and its upgrade at
+# /root/netif-rx-exporter-upgrade.deb. Prints "ok: ..." / "FAIL: ..." lines
+# and figures on the console, then "guest-test: N checks, M failed" and powers off.
+set -uo pipefail
+exec >/dev/ttyS0 2>&1
+
+unit=netif_rx_exporter.service
+port=19100
+checks=0
+failures=0
+pass() { checks=$((checks + 1)); echo "ok: $1"; }
+fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $1"; }
+expect() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+figure() { echo "figure: $*"; }
+prop() { systemctl show -P "$1" "$unit"; }
+scrape() { curl -s -m 10 "http://127.0.0.1:$port/metrics"; }
+# series NAME: the value of the first series of NAME, whatever its labels.
+series() { scrape | awk -v n="$1" '$1 == n || index($1, n "{") == 1 { print $2; exit }'; }
+# dpkg with its progress in /tmp/dpkg.log, shown only on failure.
+quiet_dpkg() { dpkg "$@" >>/tmp/dpkg.log 2>&1 || { tail -n 20 /tmp/dpkg.log; return 1; }; }
+ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+finish() {
+  echo "--- journal of $unit (last 30 lines)"
+  journalctl -u "$unit" --no-pager -o short-monotonic | tail -n 30
+  echo "guest-test: $checks checks, $failures failed"
+  systemctl poweroff --no-block
+  exit 0
+}
+trap finish EXIT
+
+timeout 120 systemctl is-system-running --wait >/dev/null
+figure "boot: $(systemd-analyze 2>/dev/null | head -n 1)"
+
+# --- install: enabled and started by the package
+insmod "/root/veth.ko" 2>/dev/null || modprobe veth 2>/dev/null
+started=$(date +%s%N)
+expect "dpkg -i installs the package" quiet_dpkg -i /root/netif-rx-exporter.deb
+figure "dpkg -i took $(ms_since "$started") ms"
+expect "installing enabled the service" test "$(systemctl is-enabled $unit)" = enabled
+expect "installing started the service" test "$(systemctl is-active $unit)" = active
+expect "the socket unit is installed, neither enabled nor started" \
+  test "$(systemctl is-enabled netif_rx_exporter.socket)-$(systemctl is-active netif_rx_exporter.socket)" = disabled-inactive
+expect "the example configuration is a conffile" grep -qx ' /etc/netif_rx_exporter/netif_rx_exporter.yaml [0-9a-f]*' \
+  <(dpkg-query -W -f='${Conffiles}\n' netif-rx-exporter)
+expect "the man page is installed" test -s /usr/share/man/man1/netif_rx_exporter.1.gz
+
+# --- systemctl start returns once READY=1 arrived
+systemctl stop "$unit"
+started=$(date +%s%N)
+systemctl start "$unit"
+start_ms=$(ms_since "$started")
+state=$(prop ActiveState)
+ready=$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/-/ready")
+figure "systemctl start took $start_ms ms"
+expect "when systemctl start returns: active ($state) and /-/ready answers 200 ($ready)" test "$state-$ready" = active-200
+expect "READY=1 came from the exporter after its probe was attached" \
+  bash -c "journalctl -u $unit -b -o cat | grep -q 'msg=\"netif_rx_exporter is ready'"
+expect "the status line is the exporter's" test "$(prop StatusText)" = serving
+expect "the journal holds logfmt lines" \
+  bash -c "journalctl -u $unit -b -o cat | grep -Eq '^ts=[0-9T:.-]+Z level=info source=[^ ]+ msg=\"starting netif_rx_exporter\"'"
+
+# --- exact per-CPU counts for veth traffic
+ns="guest$$"
+ip netns add "$ns"
+ip link add "vh$$" type veth peer name "vp$$" netns "$ns"
+sysctl -qw "net.ipv6.conf.vh$$.disable_ipv6=1"
+ip netns exec "$ns" sysctl -qw "net.ipv6.conf.vp$$.disable_ipv6=1"
+ip addr add 10.99.0.1/30 dev "vh$$"
+ip netns exec "$ns" ip addr add 10.99.0.2/30 dev "vp$$"
+host_mac=$(cat "/sys/class/net/vh$$/address")
+peer_mac=$(ip netns exec "$ns" cat "/sys/class/net/vp$$/address")
+ip neigh replace 10.99.0.2 lladdr "$peer_mac" dev "vh$$" nud permanent
+ip netns exec "$ns" ip neigh replace 10.99.0.1 lladdr "$host_mac" dev "vp$$" nud permanent
+ip link set "vh$$" up
+ip netns exec "$ns" ip link set "vp$$" up
+ip netns exec "$ns" ip link set lo up
+sleep 2
+before=$(scrape | grep "^netif_rx_packets_total{.*device=\"vh$$\"" || true)
+expect "the new veth device has no packets yet" test -z "$(awk '$2 != 0' <<<"$before")"
+taskset -c 1 ip netns exec "$ns" ping -q -c 25 -i 0.01 -W 1 10.99.0.1 >/dev/null
+sleep 2.5
+after=$(scrape | grep "^netif_rx_packets_total{.*device=\"vh$$\"")
+echo "$after"
+cpu1=$(awk '/cpu="1"/ { print $2 }' <<<"$after")
+others=$(awk '!/cpu="1"/ && $2 != 0' <<<"$after")
+expect "25 echo requests sent on CPU 1: exactly 25 packets on cpu=\"1\" (got ${cpu1:-none})" test "${cpu1:-0}" = 25
+expect "no packet counted on another CPU" test -z "$others"
+ip netns del "$ns"
+
+# --- privileges of every thread, the statistics helper
+# The unit's CapabilityBoundingSet: CAP_BPF (39), CAP_PERFMON (38), CAP_SYS_ADMIN (21). Without
+# CAP_SETPCAP a process cannot shrink its bounding set; with empty permitted and effective sets
+# and no_new_privs, nothing in it can be regained.
+unit_bounding=000000c000200000
+main=$(prop MainPID)
+threads=0
+holding=""
+for status in /proc/"$main"/task/*/status; do
+  threads=$((threads + 1))
+  caps=$(awk '/^Cap(Inh|Prm|Eff|Amb):/ { printf "%s ", $2 }' "$status")
+  bounding=$(awk '/^CapBnd:/ { print $2 }' "$status")
+  [[ "$caps" == "0000000000000000 0000000000000000 0000000000000000 0000000000000000 " &&
+     $((0x$bounding & ~0x$unit_bounding)) -eq 0 ]] || holding+="$(basename "$(dirname "$status")"):$caps$bounding "
+  grep -q '^NoNewPrivs:[[:space:]]*1' "$status" || holding+="$(basename "$(dirname "$status")"):no-NoNewPrivs "
+done
+expect "all $threads threads of the exporter: no inheritable, permitted, effective or ambient capability, bounding within the unit's, no_new_privs${holding:+ (held: $holding)}" test -z "$holding"
+helper=$(pgrep -P "$main" -x netif_rx_stats || true)
+expect "the statistics helper runs under the unit (pid ${helper:-none})" test -n "$helper"
+if [[ -n "$helper" ]]; then
+  helper_caps=$(awk '/^Cap(Inh|Prm|Eff|Amb):/ { printf "%s ", $2 }' "/proc/$helper/status")
+  expect "the helper holds CAP_SYS_ADMIN alone (inheritable, permitted, effective, ambient: $helper_caps)" \
+    test "$helper_caps" = "0000000000000000 0000000000200000 0000000000200000 0000000000000000 "
+fi
+# A statistics window every 3 s; loopback traffic (the scrapes) runs the probe.
+sed -i 's/^  period: .*/  period: 3s/' /etc/netif_rx_exporter/netif_rx_exporter.yaml
+systemctl restart "$unit"
+runs=0
+for _ in $(seq 20); do
+  runs=$(series netif_rx_bpf_run_count_total)
+  [[ "${runs:-0}" != 0 ]] && break
+  sleep 0.5
+done
+expect "the helper enabled BPF statistics under the sandbox: run count ${runs:-none} > 0" test "${runs:-0}" != 0
+expect "no statistics failure in the journal" \
+  bash -c "! journalctl -u $unit -b -o cat | grep -q 'could not enable statistics'"
+
+# --- systemd-analyze security on the running unit
+score=$(systemd-analyze security --no-pager "$unit" | sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p')
+figure "systemd-analyze security $unit (running): ${score:-?}"
+expect "exposure ${score:-?} <= 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
+
+# --- reload: good, then bad
+config=/etc/netif_rx_exporter/netif_rx_exporter.yaml
+sed -i 's/^stale_after: .*/stale_after: 5m/' "$config"
+pid_before=$(prop MainPID)
+# wait_status TEXT: until the exporter's STATUS= says TEXT (10 s).
+wait_status() {
+  for _ in $(seq 100); do [[ "$(prop StatusText)" == "$1" ]] && return 0; sleep 0.1; done
+  return 1
+}
+expect "systemctl reload (good configuration)" systemctl reload "$unit"
+expect "... the exporter reloaded (STATUS: $(prop StatusText))" wait_status "serving; configuration reloaded"
+expect "... the reload metric says 1" test "$(series netif_rx_exporter_config_last_reload_successful)" = 1
+expect "... same process, reloaded in place" test "$(prop MainPID)" = "$pid_before"
+expect "... journal: no reload failure" bash -c "! journalctl -u $unit -b -o cat | grep -q 'reload failed'"
+echo 'poll_interval: [not a duration' >>"$config"
+expect "systemctl reload (bad configuration) returns" systemctl reload "$unit"
+expect "... the exporter kept the running configuration (STATUS: $(prop StatusText))" \
+  wait_status "serving; configuration reload failed, see the log"
+expect "reload (bad configuration): the reload metric says 0" \
+  test "$(series netif_rx_exporter_config_last_reload_successful)" = 0
+expect "... still active and serving, same process" \
+  test "$(prop ActiveState)-$(prop MainPID)" = "active-$pid_before"
+expect "... the journal says the old configuration is kept" \
+  bash -c "journalctl -u $unit -b -o cat | grep -q 'keeping the running configuration'"
+sed -i '$d' "$config"
+
+# --- stop within TimeoutStopSec
+started=$(date +%s%N)
+systemctl stop "$unit"
+stop_ms=$(ms_since "$started")
+figure "systemctl stop took $stop_ms ms (TimeoutStopSec $(prop TimeoutStopUSec))"
+expect "stopped cleanly (result $(prop Result)) within TimeoutStopSec" \
+  test "$(prop Result)-$(prop ActiveState)" = success-inactive -a "$stop_ms" -lt 20000
+
+# --- the watchdog restarts a stopped process (a shorter WatchdogSec for the test)
+mkdir -p "/run/systemd/system/$unit.d"
+printf '[Service]\nWatchdogSec=6s\nRestartSec=1s\n' >"/run/systemd/system/$unit.d/watchdog-test.conf"
+systemctl daemon-reload
+systemctl start "$unit"
+old=$(prop MainPID)
+restarts=$(prop NRestarts)
+started=$(date +%s%N)
+kill -STOP "$old"
+new=$old
+for _ in $(seq 300); do
+  new=$(prop MainPID)
+  [[ "$new" != "$old" && "$new" != 0 && "$(prop ActiveState)" == active ]] && break
+  sleep 0.1
+done
+restart_ms=$(ms_since "$started")
+figure "watchdog: SIGSTOP to active again in $restart_ms ms (WatchdogSec=6s, RestartSec=1s)"
+expect "the watchdog restarted the stopped process (pid $old -> $new, NRestarts $restarts -> $(prop NRestarts))" \
+  test "$new" != "$old" -a "$(prop NRestarts)" -gt "$restarts"
+expect "... journal: watchdog timeout" bash -c "journalctl -b --no-pager -o cat | grep -q 'Watchdog timeout'"
+expect "... within WatchdogSec + RestartSec + start" test "$restart_ms" -lt 20000
+rm -rf "/run/systemd/system/$unit.d"
+systemctl daemon-reload
+
+# --- socket activation
+sed -i 's|^ARGS="\(.*\)"|ARGS="\1 --web.systemd-socket"|' /etc/default/netif_rx_exporter
+systemctl disable --now "$unit" 2>/dev/null
+systemctl enable --now netif_rx_exporter.socket 2>/dev/null
+expect "only the socket listens: service inactive" test "$(prop ActiveState)" = inactive
+code=$(curl -s -m 60 -o /tmp/first.txt -w '%{http_code}' "http://127.0.0.1:$port/metrics")
+expect "the first scrape starts the service and is answered (HTTP $code)" test "$code" = 200
+expect "... by the exporter" grep -q '^netif_rx_exporter_probe_attached 1$' /tmp/first.txt
+expect "... the service is active" test "$(prop ActiveState)" = active
+systemctl disable --now netif_rx_exporter.socket "$unit" 2>/dev/null
+sed -i 's| --web.systemd-socket||' /etc/default/netif_rx_exporter
+systemctl enable --now "$unit" 2>/dev/null
+
+# --- upgrade restarts; remove stops; purge removes the configuration
+old=$(prop MainPID)
+expect "dpkg -i of a newer version" quiet_dpkg -i /root/netif-rx-exporter-upgrade.deb
+expect "upgrading restarted the service (pid $old -> $(prop MainPID))" \
+  test "$(prop ActiveState)" = active -a "$(prop MainPID)" != "$old"
+expect "dpkg -r" quiet_dpkg -r netif-rx-exporter
+expect "removing stopped the service" test "$(systemctl is-active $unit)" != active
+expect "removing kept the configuration" test -f /etc/netif_rx_exporter/netif_rx_exporter.yaml
+expect "dpkg -P" quiet_dpkg -P netif-rx-exporter
+expect "purging removed the configuration" \
+  test ! -e /etc/netif_rx_exporter/netif_rx_exporter.yaml -a ! -e /etc/default/netif_rx_exporter

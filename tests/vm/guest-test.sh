@@ -1,0 +1,294 @@
+#!/bin/sh
+# Runs inside a matrix guest (busybox sh, as PID 1's child, root, the
+# kernel's defaults untouched). For each attach mode: starts the exporter
+# with namespaces: all, sends known traffic through a veth pair between two
+# namespaces pinned to CPU 1, and checks the exact per-CPU counts, the
+# capabilities of every thread, check's verdict, the default bpf_stats mode
+# and a SIGHUP reload. Prints "ok: ..." / "FAIL: ..." lines and
+# "MATRIX key=value" lines for the table; exits 1 on any failure.
+exporter=/usr/local/bin/netif_rx_exporter
+port=19400
+pings=40
+payload=100
+failures=0
+
+# iproute2's ip (busybox's lacks netns and veth; busybox's sh prefers its own
+# applets to PATH, hence the full path).
+iproute=/usr/local/bin/ip
+ip() { $iproute "$@"; }
+
+ok() { echo "ok: $*"; }
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+fact() { echo "MATRIX $1=$2"; }
+
+http_get() { printf 'GET %s HTTP/1.0\r\n\r\n' "$1" | nc -w 5 127.0.0.1 $port 2>/dev/null; }
+# Sum of a series' values over the lines matching every given pattern (up
+# to two): series_value SCRAPE NAME [PATTERN [PATTERN]].
+series_value() {
+  echo "$1" | awk -v name="$2{" -v p1="${3:-}" -v p2="${4:-}" '
+    index($0, name) == 1 && (p1 == "" || index($0, p1)) && (p2 == "" || index($0, p2)) { sum += $NF }
+    END { printf "%.0f\n", sum }'
+}
+hex_to_dec() { printf '%d' "0x$1"; }
+# CAP_BPF is capability 39.
+cap_names() {
+  value=$(hex_to_dec "$1")
+  if [ "$value" = 0 ]; then echo none; elif [ "$value" = $((1 << 39)) ]; then echo CAP_BPF; else echo "0x$1"; fi
+}
+
+# The largest max_devices on 64 possible CPUs (booted with possible_cpus=64),
+# from a low RLIMIT_MEMLOCK: on kernels before 5.11 the maps are charged to it
+# and libbpf must raise it. Only this, then the verdict.
+large_map() {
+  echo "--- max_devices: 1048576, $(cat /sys/devices/system/cpu/possible) possible CPUs, RLIMIT_MEMLOCK 8 MiB"
+  printf 'max_devices: 1048576\npoll_interval: 1s\nbpf_stats:\n  mode: off\n' >/tmp/large.yaml
+  (ulimit -H -l 8192 && ulimit -S -l 8192 &&
+    exec $exporter --config.file=/tmp/large.yaml --web.listen-address=127.0.0.1:$port) \
+    >/tmp/exporter.log 2>&1 &
+  pid=$!
+  loaded=no
+  # Creating 64 x 1M per-CPU entries takes about two minutes under emulation.
+  for _ in $(seq 1 1500); do
+    grep -q "netif_rx_exporter is ready" /tmp/exporter.log && { loaded=yes; break; }
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.2
+  done
+  memlock=$(awk '/Max locked memory/ {print $4}' /proc/$pid/limits 2>/dev/null)
+  scrape=$(http_get /metrics)
+  max_entries=$(echo "$scrape" | awk '/^netif_rx_bpf_map_max_entries\{map="device_counters"\}/ {print $2}')
+  fact large_map "$loaded"
+  fact large_map_memlock "${memlock:-?}"
+  fact large_map_possible_cpus "$(cat /sys/devices/system/cpu/possible)"
+  if [ $loaded = yes ] && [ "$max_entries" = 1048576 ]; then
+    ok "max_devices 1048576 loads on 64 possible CPUs (RLIMIT_MEMLOCK raised to $memlock)"
+  else
+    fail "max_devices 1048576 on 64 possible CPUs: loaded=$loaded max_entries=$max_entries"
+  fi
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  cat /tmp/exporter.log
+}
+
+fact kernel "$(uname -r)"
+fact unprivileged_bpf_disabled "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
+[ -e /sys/kernel/btf/vmlinux ] || fail "no /sys/kernel/btf/vmlinux"
+ip link set lo up
+if grep -q netif_rx_large_map /proc/cmdline; then
+  large_map
+  [ $failures = 0 ]
+  exit
+fi
+insmod /lib/modules/veth.ko || fail "insmod veth.ko"
+
+# Two namespaces joined by a veth pair; static neighbours and no IPv6, so
+# that only the pings cross it.
+ip netns add a && ip netns add b || fail "ip netns add"
+ip link add va netns a type veth peer name vb netns b || fail "ip link add veth"
+for side in a b; do
+  ip netns exec $side sysctl -q -w net.ipv6.conf.all.disable_ipv6=1
+  ip netns exec $side sysctl -q -w net.ipv6.conf.default.disable_ipv6=1
+  ip netns exec $side sysctl -q -w net.ipv6.conf.v$side.disable_ipv6=1
+done
+ip -n a addr add 10.99.0.1/24 dev va
+ip -n b addr add 10.99.0.2/24 dev vb
+ip -n a link set va up
+ip -n b link set vb up
+mac_a=$(cat /sys/class/net/va/address 2>/dev/null || ip netns exec a cat /sys/class/net/va/address)
+mac_b=$(ip netns exec b cat /sys/class/net/vb/address)
+ip -n a neigh replace 10.99.0.2 lladdr "$mac_b" dev va nud permanent
+ip -n b neigh replace 10.99.0.1 lladdr "$mac_a" dev vb nud permanent
+
+# run_check LABEL: check's verdict and what it says it keeps.
+run_check() {
+  echo "--- check ($1)"
+  check_output=$($exporter check 2>&1)
+  check_status=$?
+  echo "$check_output"
+  if [ $check_status = 0 ]; then ok "$1: check passes"; else fail "$1: check exited $check_status"; fi
+  case "$(echo "$check_output" | tail -n 1)" in
+    *"can run on this machine"*) fact "check_$1" "✓ can run" ;;
+    *) fact "check_$1" "✗ $(echo "$check_output" | grep '✗' | head -n 1)" ;;
+  esac
+  kept_by_check=$(echo "$check_output" | grep -o 'keeps CAP_[A-Z_]*' | head -n 1 | sed 's/keeps //')
+  fact "check_keeps_$1" "${kept_by_check:-none}"
+}
+
+# run_mode ATTACH [LABEL]: LABEL (default ATTACH) names the facts.
+run_mode() {
+  mode=$1
+  label=${2:-$1}
+  echo "--- attach: $mode ($label)"
+  cat >/tmp/config.yaml <<CONFIG
+attach: $mode
+namespaces: all
+poll_interval: 200ms
+CONFIG
+  $exporter --config.file=/tmp/config.yaml --web.listen-address=127.0.0.1:$port >/tmp/exporter.log 2>&1 &
+  pid=$!
+  ready=0
+  for _ in $(seq 1 150); do
+    case "$(http_get /-/ready | head -n 1)" in *" 200 "*) ready=1; break ;; esac
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.2
+  done
+  if [ $ready = 0 ]; then
+    fail "$mode: the exporter did not become ready"
+    cat /tmp/exporter.log
+    kill $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    return
+  fi
+  # /-/ready turns 200 once the HTTP listeners serve; capabilities are given
+  # up just after, then the exporter logs that it is ready.
+  for _ in $(seq 1 50); do
+    grep -q "netif_rx_exporter is ready" /tmp/exporter.log && break
+    sleep 0.1
+  done
+  grep -q "netif_rx_exporter is ready" /tmp/exporter.log || fail "$mode: no 'is ready' in the log"
+  ok "$mode: ready"
+
+  # Every thread's capabilities after startup.
+  threads=""
+  retained=none
+  for status in /proc/$pid/task/*/status; do
+    name=$(awk '/^Name:/ {print $2}' "$status")
+    eff=$(awk '/^CapEff:/ {print $2}' "$status")
+    prm=$(awk '/^CapPrm:/ {print $2}' "$status")
+    inh=$(awk '/^CapInh:/ {print $2}' "$status")
+    amb=$(awk '/^CapAmb:/ {print $2}' "$status")
+    threads="$threads $name=$(cap_names "$eff")"
+    if [ "$eff" != "$prm" ] || [ "$(hex_to_dec "$inh")" != 0 ] || [ "$(hex_to_dec "$amb")" != 0 ]; then
+      fail "$mode: thread $name: CapEff=$eff CapPrm=$prm CapInh=$inh CapAmb=$amb"
+    fi
+    case "$(cap_names "$eff")" in
+      none) ;;
+      CAP_BPF)
+        if [ "$name" = netif_rx_poll ] && [ "$retained" = none ]; then retained=CAP_BPF; else
+          fail "$mode: thread $name holds CAP_BPF"
+        fi ;;
+      *) fail "$mode: thread $name holds capabilities $eff" ;;
+    esac
+  done
+  echo "threads:$threads"
+  # Told independently of the exporter: before 5.19 a non-zero
+  # unprivileged_bpf_disabled refuses bpf(2) to threads without CAP_BPF.
+  release=$(uname -r)
+  major=${release%%.*}
+  minor=${release#*.}
+  minor=${minor%%[.-]*}
+  expected=none
+  if [ $((major * 1000 + minor)) -lt 5019 ] && [ "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" != 0 ]; then
+    expected=CAP_BPF
+  fi
+  [ "$retained" = "$expected" ] || fail "$mode: the polling thread keeps $retained; want $expected"
+  fact "capabilities_$label" "$retained"
+
+  scrape=$(http_get /metrics)
+  exported=$(series_value "$scrape" netif_rx_exporter_capabilities_retained 'capability="CAP_BPF"')
+  want_exported=0
+  [ "$retained" = CAP_BPF ] && want_exported=1
+  if [ "$exported" != $want_exported ]; then
+    fail "$mode: netif_rx_exporter_capabilities_retained{capability=\"CAP_BPF\"} is $exported, want $want_exported"
+  fi
+  if [ "$retained" != "$kept_by_check" ] && [ "$retained:${kept_by_check:-none}" != none:none ]; then
+    fail "$mode: check said it keeps ${kept_by_check:-none}, the exporter keeps $retained"
+  fi
+
+  # Exact per-CPU counts: pings from a to b pinned to CPU 1; each request is
+  # received by vb and each reply by va, both on CPU 1 (veth delivers on the
+  # sending CPU). Bytes: IP header + ICMP header + payload.
+  before=$(http_get /metrics)
+  taskset -c 1 $iproute netns exec a ping -q -c $pings -i 0.05 -s $payload 10.99.0.2 >/tmp/ping.log 2>&1 ||
+    fail "$mode: ping: $(tail -n 2 /tmp/ping.log)"
+  sleep 1
+  after=$(http_get /metrics)
+  exact=yes
+  for device in va vb; do
+    for cpu in 0 1; do
+      want_packets=0
+      [ $cpu = 1 ] && want_packets=$pings
+      want_bytes=$((want_packets * (20 + 8 + payload)))
+      packets=$(($(series_value "$after" netif_rx_packets_total "device=\"$device\"" "cpu=\"$cpu\"") -
+        $(series_value "$before" netif_rx_packets_total "device=\"$device\"" "cpu=\"$cpu\"")))
+      bytes=$(($(series_value "$after" netif_rx_bytes_total "device=\"$device\"" "cpu=\"$cpu\"") -
+        $(series_value "$before" netif_rx_bytes_total "device=\"$device\"" "cpu=\"$cpu\"")))
+      if [ $packets != $want_packets ] || [ $bytes != $want_bytes ]; then
+        fail "$mode: $device cpu $cpu: $packets packets, $bytes bytes; want $want_packets, $want_bytes"
+        exact=no
+      fi
+    done
+  done
+  [ $exact = yes ] && ok "$mode: exact per-CPU packets and bytes on va and vb"
+  fact "exact_$label" "$exact"
+  # Counting from the first poll on: no failed poll at all.
+  if grep -q 'first poll failed\|msg="poll failed"' /tmp/exporter.log; then
+    fail "$mode: a poll failed: $(grep -m 1 'first poll failed\|msg="poll failed"' /tmp/exporter.log)"
+  fi
+  errors=$(series_value "$after" netif_rx_exporter_poll_errors_total)
+  [ "$errors" = 0 ] || fail "$mode: poll errors: $(echo "$after" | grep '^netif_rx_exporter_poll_errors_total')"
+
+  if [ "$label" = sysctl0 ]; then
+    # Capabilities and counts only: the rest was checked with the default.
+    fact "bpf_stats_$label" "(not rechecked)"
+    fact "reload_$label" "(not rechecked)"
+    kill -TERM $pid
+    wait $pid || fail "$mode: exit status $? after SIGTERM"
+    return
+  fi
+  # The default bpf_stats mode: sampled, through the helper process.
+  if grep -q "BPF statistics helper started" /tmp/exporter.log; then
+    ok "$mode: bpf_stats sampled by the helper"
+    fact "bpf_stats_$label" sampled
+  else
+    fail "$mode: no BPF statistics helper started"
+    fact "bpf_stats_$label" none
+  fi
+
+  # SIGHUP reload, then still counting.
+  echo "poll_interval: 300ms" >>/tmp/config.yaml
+  sed -i 's/^poll_interval: 200ms$//' /tmp/config.yaml
+  kill -HUP $pid
+  reloaded=no
+  for _ in $(seq 1 50); do
+    grep -q "configuration reloaded" /tmp/exporter.log && { reloaded=yes; break; }
+    sleep 0.1
+  done
+  before=$(http_get /metrics)
+  taskset -c 0 $iproute netns exec a ping -q -c 5 -i 0.05 -s $payload 10.99.0.2 >/dev/null 2>&1
+  sleep 1
+  after=$(http_get /metrics)
+  grown=$(($(series_value "$after" netif_rx_packets_total 'device="vb"' 'cpu="0"') -
+    $(series_value "$before" netif_rx_packets_total 'device="vb"' 'cpu="0"')))
+  if [ $reloaded = yes ] && [ $grown = 5 ] && kill -0 $pid 2>/dev/null; then
+    ok "$mode: SIGHUP reloads and counting goes on"
+    fact "reload_$label" yes
+  else
+    fail "$mode: SIGHUP reload: reloaded=$reloaded, vb grew by $grown (want 5)"
+    fact "reload_$label" no
+  fi
+
+  kill -TERM $pid
+  wait $pid
+  status=$?
+  [ $status = 0 ] || fail "$mode: exit status $status after SIGTERM"
+  echo "--- exporter log ($mode)"
+  cat /tmp/exporter.log
+}
+
+run_check default
+run_mode tp_btf
+run_mode tracepoint
+# Where the kernel's default refused reads (before 5.19), the same kernel with
+# the sysctl at 0 keeps nothing.
+if [ "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" != 0 ] && [ "$retained" != none ]; then
+  echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled || fail "setting unprivileged_bpf_disabled=0"
+  run_check sysctl0
+  run_mode tp_btf sysctl0
+fi
+
+[ $failures = 0 ] && exit 0
+echo "$failures failures"
+exit 1

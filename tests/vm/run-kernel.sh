@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# One kernel of the matrix: fetch it, build its initramfs with the exporter,
+# boot it, run guest-test.sh inside, and judge the console.
+#   run-kernel.sh NAME EXPORTER OUT_DIR [large-map]
+# With large-map, the guest has 64 possible CPUs and 2 GiB, and checks only
+# that the largest max_devices loads from a low RLIMIT_MEMLOCK (results under
+# NAME-large-map).
+# Writes OUT_DIR/NAME.console (the whole console) and OUT_DIR/NAME.facts
+# (the guest's "MATRIX key=value" lines plus status=pass|fail and reason=).
+# Exit status 0 only when the guest ran to its end and every check passed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+name=${1:?usage: run-kernel.sh NAME EXPORTER OUT_DIR}
+exporter=${2:?}
+out=${3:?}
+variant=${4:-}
+mkdir -p "$out"
+label=$name${variant:+-$variant}
+facts="$out/$label.facts"
+console="$out/$label.console"
+memory=768
+seconds=420
+case "$variant" in
+  "") ;;
+  large-map)
+    memory=2048
+    seconds=600
+    export NETIF_RX_VM_APPEND="possible_cpus=64 netif_rx_large_map=1"
+    ;;
+  *) echo "run-kernel: unknown variant $variant" >&2; exit 2 ;;
+esac
+: >"$facts"
+started=$(date +%s)
+
+verdict() {
+  echo "status=$1" >>"$facts"
+  echo "reason=$2" >>"$facts"
+  echo "seconds=$(($(date +%s) - started))" >>"$facts"
+  echo "kernel $label: $1: $2 ($(($(date +%s) - started)) s)"
+  [[ "$1" == pass ]]
+  exit $?
+}
+
+kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
+  verdict fail "cannot fetch: $(tail -n 1 "$out/$label.fetch.log")"
+initrd="$out/$label.initrd.gz"
+"$here/make-initramfs.sh" "$initrd" "$kernel_dir" "$here/guest-test.sh" "$exporter" \
+  "$(command -v ip)" 2>"$out/$label.initramfs.log" ||
+  verdict fail "cannot build the initramfs: $(tail -n 1 "$out/$label.initramfs.log")"
+"$here/boot-guest.sh" "$kernel_dir" "$initrd" "$console" "$seconds" "$memory"
+qemu_status=$?
+tr -d '\r' <"$console" >"$console.tmp" && mv "$console.tmp" "$console"
+grep '^MATRIX ' "$console" | sed 's/^MATRIX //' >>"$facts"
+rm -f "$initrd"
+exit_line=$(grep -a -m 1 '^NETIF_RX_VM_EXIT=' "$console")
+if [[ -z "$exit_line" ]]; then
+  [[ $qemu_status == 124 ]] && verdict fail "the guest did not finish in $seconds s (console: $console)"
+  verdict fail "the guest did not reach its end, qemu exit $qemu_status; last console line: $(grep -av '^\s*$' "$console" | tail -n 1)"
+fi
+[[ "$exit_line" == NETIF_RX_VM_EXIT=0 ]] ||
+  verdict fail "$(grep -ac '^FAIL: ' "$console") checks failed: $(grep -a -m 1 '^FAIL: ' "$console")"
+verdict pass "every check passed"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The kernel matrix: every kernel of kernels.list, two guests at a time,
+# then one markdown table of what the guests measured.
+#   run-matrix.sh EXPORTER OUT_DIR [NAME...]
+# Writes OUT_DIR/matrix.md (the README's table comes from it). Fails when any
+# kernel cannot be fetched, booted or fails a check; never skips one.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+exporter=${1:?usage: run-matrix.sh EXPORTER OUT_DIR [NAME...]}
+out=${2:?}
+shift 2
+list=${NETIF_RX_KERNEL_LIST:-$here/kernels.list}
+names=("$@")
+[[ ${#names[@]} -gt 0 ]] || mapfile -t names < <(awk '$1 !~ /^#/ && NF >= 4 {print $1}' "$list")
+[[ -x "$exporter" ]] || { echo "run-matrix: $exporter is not an executable" >&2; exit 1; }
+rm -rf "$out"
+mkdir -p "$out"
+started=$(date +%s)
+
+# Fetch first, one after the other (one apt cache), so that a guest's time
+# is not the download's.
+for name in "${names[@]}"; do
+  "$here/fetch-kernel.sh" "$name" >/dev/null 2>"$out/$name.fetch.log" &&
+    echo "kernel $name: fetched" || echo "kernel $name: fetch failed: $(tail -n 1 "$out/$name.fetch.log")"
+done
+
+# The largest max_devices on the first (oldest) kernel, which charges maps to
+# RLIMIT_MEMLOCK, first: it is the longest (creating 64 x 1M per-CPU entries
+# takes about two minutes under emulation); the kernels share the other slot.
+jobs_to_run=("${names[0]} large-map")  # the other slot: the kernels in order
+for name in "${names[@]}"; do jobs_to_run+=("$name"); done
+parallel=${NETIF_RX_VM_PARALLEL:-2}
+pids=()
+for job in "${jobs_to_run[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $parallel ]]; do wait -n; done
+  # shellcheck disable=SC2086 # NAME [VARIANT]
+  "$here/run-kernel.sh" ${job%% *} "$exporter" "$out" $([[ $job == *" "* ]] && echo "${job#* }") &
+  pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+
+fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
+{
+  echo "| kernel | unprivileged_bpf_disabled | attach | capability kept after startup | check says | counts exact (per CPU, veth between namespaces, namespaces: all) | default bpf_stats | SIGHUP reload | result |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  for name in "${names[@]}"; do
+    kernel=$(fact "$name" kernel)
+    for label in tp_btf tracepoint sysctl0; do
+      [[ -n "$(fact "$name" "capabilities_$label")" || $label != sysctl0 ]] || continue
+      sysctl=$(fact "$name" unprivileged_bpf_disabled) mode=$label check=default
+      [[ $label == sysctl0 ]] && sysctl="0 (set before starting)" mode=tp_btf check=sysctl0
+      echo "| ${kernel:-$name} | $sysctl | $mode |" \
+        "$(fact "$name" "capabilities_$label") | $(fact "$name" "check_$check"), keeps $(fact "$name" "check_keeps_$check") |" \
+        "$(fact "$name" "exact_$label") | $(fact "$name" "bpf_stats_$label" || true) | $(fact "$name" "reload_$label") |" \
+        "$(fact "$name" status) |"
+    done
+  done
+  large="${names[0]}-large-map"
+  echo
+  echo "Largest \`max_devices\` (1048576) on $(fact "$large" kernel), possible CPUs" \
+    "$(fact "$large" large_map_possible_cpus), started with RLIMIT_MEMLOCK at 8 MiB:" \
+    "loaded: $(fact "$large" large_map), RLIMIT_MEMLOCK raised to $(fact "$large" large_map_memlock)," \
+    "result: $(fact "$large" status)."
+} >"$out/matrix.md"
+echo
+cat "$out/matrix.md"
+echo
+for name in "${names[@]}" "${names[0]}-large-map"; do
+  [[ "$(fact "$name" status)" == pass ]] && continue
+  echo "kernel $name failed: $(fact "$name" reason); its console: $out/$name.console"
+  grep -a '^FAIL: ' "$out/$name.console" 2>/dev/null | head -n 20
+done
+echo "matrix: ${#names[@]} kernels and the large map in $(($(date +%s) - started)) s"
+exit $failed
