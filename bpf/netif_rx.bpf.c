@@ -9,11 +9,13 @@
  *
  * Hot path, a device of the exporter's own namespace: one lookup in the
  * per-CPU array `host_counters` indexed by ifindex (no hashing; the kernel
- * inlines it since 6.10) and two increments. Other namespaces, and an ifindex
- * beyond the array, take the per-CPU hash `device_counters` keyed by
- * (netns, ifindex): a device's first packet inserts its entry and records its
- * name; if the map is full the packet is counted in `untracked_counters`, so
- * nothing is lost silently.
+ * inlines it since 6.10) and two increments, plus the probe's own total (slot
+ * NETIF_RX_SLOT_COUNTED of `untracked_counters`, also an inlined array
+ * lookup). Other namespaces, and an ifindex beyond the array, take the per-CPU
+ * hash `device_counters` keyed by (netns, ifindex): a device's first packet
+ * records its name (other namespaces) and inserts its entry; if a map is full
+ * the packet is counted as untracked, so nothing is lost silently, and the
+ * device's next packet tries again.
  *
  * A slot of the array is zeroed by the daemon when its device is deleted,
  * only after the kernel announced the deletion (RTM_DELLINK): the kernel
@@ -58,28 +60,55 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, NETIF_RX_TOTAL_SLOTS);
 	__type(key, __u32);
 	__type(value, struct netif_rx_counters);
 } untracked_counters SEC(".maps");
 
+static __always_inline void add_to_slot(__u32 slot, __u32 len)
+{
+	struct netif_rx_counters *counters = bpf_map_lookup_elem(&untracked_counters, &slot);
+
+	if (counters) {
+		counters->packets++;
+		counters->bytes += len;
+	}
+}
+
+/* Records the name of a device of another namespace. Returns 1 when this call
+ * inserted it, 0 when it was there already, -1 when the map is full. */
+static __always_inline int record_name(struct netif_rx_device_key *key, struct net_device *dev)
+{
+	struct netif_rx_device_name name = {};
+	long err;
+
+	bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
+	err = bpf_map_update_elem(&device_names, key, &name, BPF_NOEXIST);
+	if (err == 0)
+		return 1;
+	return err == -EEXIST ? 0 : -1;
+}
+
 /* First packet of a device on this CPU: create its entry, or count the packet
- * as untracked when the map is full. Off the hot path. */
+ * as untracked when a map is full (the next packet tries again). Off the hot
+ * path. Devices of another namespace get their name recorded first, so that
+ * no entry ever exists without a name. */
 static __noinline int count_new_device(struct netif_rx_device_key *key, struct net_device *dev,
 				       __u32 len)
 {
 	struct netif_rx_counters first = {.packets = 1, .bytes = len};
 	struct netif_rx_counters *counters;
+	int named = 0;
 	long err;
 
-	err = bpf_map_update_elem(&device_counters, key, &first, BPF_NOEXIST);
-	if (err == 0) {
-		struct netif_rx_device_name name = {};
-
-		bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
-		bpf_map_update_elem(&device_names, key, &name, BPF_ANY);
-		return 0;
+	if (key->netns_inum != host_netns_inum) {
+		named = record_name(key, dev);
+		if (named < 0)
+			goto untracked;
 	}
+	err = bpf_map_update_elem(&device_counters, key, &first, BPF_NOEXIST);
+	if (err == 0)
+		return 0;
 	if (err == -EEXIST) {
 		/* Another CPU created it between our lookup and our insert. */
 		counters = bpf_map_lookup_elem(&device_counters, key);
@@ -89,13 +118,10 @@ static __noinline int count_new_device(struct netif_rx_device_key *key, struct n
 			return 0;
 		}
 	}
-
-	__u32 zero = 0;
-	counters = bpf_map_lookup_elem(&untracked_counters, &zero);
-	if (counters) {
-		counters->packets++;
-		counters->bytes += len;
-	}
+	if (named > 0)
+		bpf_map_delete_elem(&device_names, key); /* no entry to name */
+untracked:
+	add_to_slot(NETIF_RX_SLOT_UNTRACKED, len);
 	return 0;
 }
 
@@ -119,8 +145,15 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 l
 					struct net_device *dev)
 {
 	struct netif_rx_counters *counters;
+	bool own_namespace = netns_inum == host_netns_inum;
 
-	if (netns_inum == host_netns_inum) {
+	if (!own_namespace && !count_all_namespaces)
+		return 0;
+
+	/* The probe's own total of both layouts, so that "exported + untracked +
+	 * removed" can be checked against it. */
+	add_to_slot(NETIF_RX_SLOT_COUNTED, len);
+	if (own_namespace) {
 		/* NULL when ifindex is beyond the array: the hash takes it. */
 		counters = bpf_map_lookup_elem(&host_counters, &ifindex);
 		if (counters) {
@@ -128,8 +161,6 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 l
 			counters->bytes += len;
 			return 0;
 		}
-	} else if (!count_all_namespaces) {
-		return 0;
 	}
 	return count_in_hash(netns_inum, ifindex, len, dev);
 }

@@ -31,17 +31,25 @@ struct netif_rx_device_key {
 };
 
 /* Per-CPU counters of one device (the value of the `device_counters` map and
- * of the `host_counters` slots, and of the single slot of the
- * `untracked_counters` map). Cumulative since
- * the probe was attached; never reset by the daemon. */
+ * of the `host_counters` slots), and of each slot of the `untracked_counters`
+ * map. Cumulative since the probe was attached; the daemon resets only a
+ * deleted device's `host_counters` slot (an array slot cannot be deleted). */
 struct netif_rx_counters {
 	__u64 packets; /* netif_receive_skb events */
 	__u64 bytes;   /* sum of skb->len: network-layer bytes */
 };
 
-/* The name the probe saw when it first counted a device (`device_names`
- * map), so that devices of other namespaces can be named without entering
- * them. Written only on the first packet of a device, never on the hot path. */
+/* Slots of the `untracked_counters` map (a per-CPU array). */
+#define NETIF_RX_SLOT_UNTRACKED 0 /* packets of devices that got no entry */
+#define NETIF_RX_SLOT_COUNTED 1	  /* every packet the probe counted, tracked or not */
+#define NETIF_RX_TOTAL_SLOTS 2
+
+/* The name the probe saw when it first counted a device of another network
+ * namespace (`device_names` map), so that those devices can be named without
+ * entering their namespace. Recorded before the device's counters entry is
+ * created, on its first packet: a device whose name could not be recorded
+ * gets no entry, its packets are counted as untracked, and its next packet
+ * tries again. Never written on the hot path. */
 struct netif_rx_device_name {
 	char name[NETIF_RX_NAME_LEN];
 };

@@ -54,6 +54,10 @@ LinkMessages parse_link_messages(std::span<const std::uint8_t> datagram) {
         }
         ifinfomsg info;
         std::memcpy(&info, payload.data(), sizeof info);
+        // Messages of an address family (AF_BRIDGE: a port joined or left a
+        // bridge; RTM_DELLINK then means "no longer a port") are about a
+        // role of the device, not the device: only AF_UNSPEC ones are.
+        if (info.ifi_family != AF_UNSPEC) break;
         message.kind =
             header.nlmsg_type == RTM_NEWLINK ? LinkMessage::Kind::link : LinkMessage::Kind::removed;
         message.ifindex = static_cast<std::uint32_t>(info.ifi_index);

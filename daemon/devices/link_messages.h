@@ -14,6 +14,7 @@ struct LinkMessage {
   enum class Kind {
     link,     // RTM_NEWLINK: the device exists (new, renamed or changed)
     removed,  // RTM_DELLINK: the device is gone (deleted or moved out)
+              // (both AF_UNSPEC only: other families are `other`)
     done,     // NLMSG_DONE: end of a dump
     error,    // NLMSG_ERROR with a non-zero error
     other,    // anything else (ignored)

@@ -26,10 +26,12 @@ struct LinkWatcherOptions {
   // Receive buffer of the event socket, in bytes: room for bursts of events
   // (pods starting by the hundred). Tests make it tiny to provoke ENOBUFS.
   int receive_buffer = 4 << 20;
-  // Called, under the watcher's lock, for each device that is gone, after it
-  // left the view: deletes its map entries (or, where this thread may not,
-  // queues their deletion, which the poller does after its first view of the
-  // links and before its read). A poller whose view no longer has the device
+  // Called, under the watcher's lock, for each device that is gone (a real
+  // deletion or a move to another namespace, never an event about a live
+  // device), after it left the view: queues it for the poller, the one thread
+  // that changes the maps (also where the kernel refuses bpf(2) to this
+  // thread), which deletes its map entries after its first view of the links
+  // and before its read. A poller whose view no longer has the device
   // therefore reads no entry of it; one that still sees the device in a view
   // taken after this cannot have read a later device's counts under its name.
   std::function<void(std::uint32_t ifindex)> on_removed;

@@ -27,6 +27,25 @@ std::vector<ClientMetric::Label> labels(const std::string* cpu, const std::strin
   return out;
 }
 
+// A packets counter by CPU (or summed), from one per-CPU vector.
+MetricFamily packets_by_cpu(std::string name, std::string help,
+                            const std::vector<netif_rx_counters>& per_cpu,
+                            const std::vector<unsigned>& cpus,
+                            const std::vector<std::string>& cpu_names,
+                            const RenderOptions& options) {
+  MetricFamily family = counter_family(std::move(name), std::move(help));
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    const std::uint64_t value = cpus[i] < per_cpu.size() ? per_cpu[cpus[i]].packets : 0;
+    if (options.per_cpu) {
+      family.metric.push_back(counter_sample(labels(&cpu_names[i], nullptr, nullptr), value));
+    }
+    sum += value;
+  }
+  if (!options.per_cpu) family.metric.push_back(counter_sample({}, sum));
+  return family;
+}
+
 }  // namespace
 
 std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options) {
@@ -36,9 +55,6 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   MetricFamily bytes = counter_family(
       "netif_rx_bytes_total",
       "Bytes (skb->len, network layer) of the packets received by a network device, by CPU.");
-  MetricFamily untracked =
-      counter_family("netif_rx_untracked_packets_total",
-                     "Packets counted without a device because the probe's device map was full.");
 
   std::vector<std::string> cpu_names;
   cpu_names.reserve(snapshot.cpus.size());
@@ -74,25 +90,23 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
     }
   }
 
-  if (options.per_cpu) {
-    for (std::size_t i = 0; i < snapshot.cpus.size(); ++i) {
-      const unsigned cpu = snapshot.cpus[i];
-      const std::uint64_t value =
-          cpu < snapshot.untracked_per_cpu.size() ? snapshot.untracked_per_cpu[cpu].packets : 0;
-      untracked.metric.push_back(counter_sample(labels(&cpu_names[i], nullptr, nullptr), value));
-    }
-  } else {
-    std::uint64_t sum = 0;
-    for (unsigned cpu : snapshot.cpus) {
-      if (cpu < snapshot.untracked_per_cpu.size()) sum += snapshot.untracked_per_cpu[cpu].packets;
-    }
-    untracked.metric.push_back(counter_sample({}, sum));
-  }
-
   std::vector<MetricFamily> families;
   families.push_back(std::move(packets));
   families.push_back(std::move(bytes));
-  families.push_back(std::move(untracked));
+  families.push_back(
+      packets_by_cpu("netif_rx_untracked_packets_total",
+                     "Packets counted without a device because the probe's device map was full.",
+                     snapshot.untracked_per_cpu, snapshot.cpus, cpu_names, options));
+  families.push_back(packets_by_cpu("netif_rx_removed_packets_total",
+                                    "Packets of devices whose series are gone (deleted, namespace "
+                                    "gone, forgotten or replaced), as last read.",
+                                    snapshot.removed_per_cpu, snapshot.cpus, cpu_names, options));
+  families.push_back(packets_by_cpu(
+      "netif_rx_counted_packets_total",
+      "Every packet the probe counted, read just before the devices: at most the sum of "
+      "netif_rx_packets_total, netif_rx_untracked_packets_total and "
+      "netif_rx_removed_packets_total.",
+      snapshot.counted_per_cpu, snapshot.cpus, cpu_names, options));
   return families;
 }
 

@@ -9,7 +9,6 @@
 #include "devices/netns.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poller.h"
-#include "pipeline/removed_devices.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"
@@ -36,24 +35,13 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
 
   MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 
-  // Devices of this namespace: names from rtnetlink, map entries deleted as
-  // soon as the device is gone. Where the kernel refuses bpf(2) to the
-  // watcher's thread (it holds no capability; before 5.19 with
-  // kernel.unprivileged_bpf_disabled set), the next poll deletes them, on the
-  // polling thread.
-  auto removed = std::make_shared<RemovedDevices>();
+  // Devices of this namespace: names from rtnetlink; a device gone is queued
+  // to the poller, the one thread that changes the maps (also the one that
+  // may use bpf(2) where the kernel refuses it to the watcher's thread: before
+  // 5.19 with kernel.unprivileged_bpf_disabled set).
+  auto removals = std::make_shared<RemovalQueue>();
   LinkWatcherOptions link_options;
-  link_options.on_removed = [&metrics, removed, eraser = reader,
-                             netns = *host_netns](std::uint32_t ifindex) mutable {
-    for (const auto& error : eraser.delete_device({netns, ifindex})) {
-      if (error.error == EPERM) {
-        removed->push(ifindex);
-        return;
-      }
-      log::warn("deleting the entries of a removed device failed", {{"err", error.describe()}});
-      metrics.count_poll_error("map_delete");
-    }
-  };
+  link_options.on_removed = [removals](std::uint32_t ifindex) { removals->push(ifindex); };
   link_options.on_error = [&metrics](const std::string& message) {
     log::warn("resolving device names failed", {{"err", message}});
     metrics.count_poll_error("name_resolution");
@@ -69,8 +57,8 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   poller_options.devices = config.devices;
   LinkWatcher* links = pipeline.links.get();
   pipeline.poller = std::make_unique<Poller>(
-      std::move(reader), poller_options, [links] { return links->view(); }, store, metrics);
-  pipeline.poller->set_removed_devices(std::move(removed));
+      std::move(reader), poller_options, [links] { return links->view(); }, store, metrics,
+      std::move(removals));
   return pipeline;
 }
 

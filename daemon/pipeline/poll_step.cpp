@@ -30,30 +30,42 @@ void PollStep::reconfigure(DeviceFilterConfig devices, Milliseconds stale_after)
 }
 
 PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::time_point now) {
+  ++polls_;
   PollResult result;
   result.snapshot.untracked_per_cpu = std::move(contents.untracked_per_cpu);
+  result.snapshot.counted_per_cpu = std::move(contents.counted_per_cpu);
   // The merge of the two layouts: the hash's entries, then the array's.
-  const std::size_t hash_entries = contents.device_counters.size();
-  for (auto& device : contents.host_slots) contents.device_counters.push_back(std::move(device));
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> slot_keys;
+  slot_keys.reserve(contents.host_slots.size());
+  for (auto& device : contents.host_slots) {
+    slot_keys.insert(device.key);
+    contents.device_counters.push_back(std::move(device));
+  }
   contents.host_slots.clear();
   result.snapshot.devices.reserve(contents.device_counters.size());
-  std::size_t deleted = 0;  // hash entries to delete
-  for (std::size_t i = 0; i < contents.device_counters.size(); ++i) {
-    auto& device = contents.device_counters[i];
+  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> seen;
+  seen.reserve(contents.device_counters.size());
+  for (auto& device : contents.device_counters) {
     Named named = device.key.netns_inum == options_.host_netns_inum
                       ? name_host_device(device, links)
                       : name_other_device(device, contents.device_names, now);
+    if (named.error) result.errors.push_back(std::move(*named.error));
     if (named.deletion) {
       result.deletions.push_back(std::move(*named.deletion));
-      if (i < hash_entries) ++deleted;
+      account_removed(device.key, device.per_cpu);  // a slot's counts too: it is zeroed
+      continue;
     }
-    if (named.error) result.errors.push_back(std::move(*named.error));
+    const auto first = first_seen_.find(device.key);
+    seen.emplace(device.key, first == first_seen_.end() ? polls_ : first->second);
     if (!named.name || !filter_.exported(*named.name)) continue;
+    // Two names may give one label value (bytes that are not UTF-8).
     result.snapshot.devices.push_back(
         {device.key, to_label_value(*named.name), std::move(device.per_cpu)});
   }
+  first_seen_ = std::move(seen);
   stale_.end_poll();
   filter_.forget_unused();
+  keep_newest_per_name(result);
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   std::sort(result.snapshot.devices.begin(), result.snapshot.devices.end(),
             [](const DeviceSeries& a, const DeviceSeries& b) {
@@ -61,8 +73,51 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
                      std::tie(b.name, b.key.netns_inum, b.key.ifindex);
             });
   warn_untracked(result, now);
-  result.device_entries = hash_entries - deleted;
+  result.snapshot.removed_per_cpu = removed_per_cpu_;
+  result.device_entries = static_cast<std::size_t>(
+      std::count_if(first_seen_.begin(), first_seen_.end(),
+                    [&slot_keys](const auto& entry) { return slot_keys.count(entry.first) == 0; }));
   return result;
+}
+
+void PollStep::account_removed(const netif_rx_device_key& key,
+                               const std::vector<netif_rx_counters>& per_cpu) {
+  if (removed_per_cpu_.size() < per_cpu.size()) removed_per_cpu_.resize(per_cpu.size());
+  for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
+    removed_per_cpu_[cpu].packets += per_cpu[cpu].packets;
+    removed_per_cpu_[cpu].bytes += per_cpu[cpu].bytes;
+  }
+  stale_.forget(key);
+  unnamed_.erase(key);
+  first_seen_.erase(key);
+}
+
+void PollStep::keep_newest_per_name(PollResult& result) {
+  auto& series = result.snapshot.devices;
+  const auto newest_first = [this](const DeviceSeries& a, const DeviceSeries& b) {
+    const std::uint64_t seen_a = first_seen_.at(a.key);
+    const std::uint64_t seen_b = first_seen_.at(b.key);
+    return std::tie(a.key.netns_inum, a.name, seen_b, b.key.ifindex) <
+           std::tie(b.key.netns_inum, b.name, seen_a, a.key.ifindex);
+  };
+  std::sort(series.begin(), series.end(), newest_first);
+  std::vector<DeviceSeries> kept;
+  kept.reserve(series.size());
+  for (auto& device : series) {
+    if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
+        kept.back().name != device.name) {
+      kept.push_back(std::move(device));
+      continue;
+    }
+    // An older device under a name a newer one holds. In the exporter's
+    // namespace the kernel's names are unique (a rename caught half-way, or
+    // two names with one label value): left out, not removed.
+    if (device.key.netns_inum == options_.host_netns_inum) continue;
+    result.deletions.push_back(
+        {device.key, MapDeletion::Scope::device, device.name + " is a newer device's name"});
+    account_removed(device.key, device.per_cpu);
+  }
+  series = std::move(kept);
 }
 
 PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links) {
@@ -93,17 +148,21 @@ PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const 
   std::uint64_t packets = 0;
   for (const auto& cpu : device.per_cpu) packets += cpu.packets;
   if (stale_.stale(device.key, packets, now)) {
-    stale_.forget(device.key);
     return {{},
             MapDeletion{device.key, MapDeletion::Scope::device,
                         "no packets for " + format_duration(options_.stale_after)},
             {}};
   }
   const auto found = names.find(device.key);
-  // The probe writes the name just after creating the entry: a missing name
-  // means "just created"; the next poll has it.
-  if (found == names.end()) return {};
-  return {found->second, {}, {}};
+  if (found != names.end()) {
+    unnamed_.erase(device.key);
+    return {found->second, {}, {}};
+  }
+  // The probe records the name before creating the entry: a name missing at
+  // two polls was deleted while the entry was re-created. Removing the entry
+  // makes the device's next packet record its name again.
+  if (unnamed_.insert(device.key).second) return {};
+  return {{}, MapDeletion{device.key, MapDeletion::Scope::device, "no name for two polls"}, {}};
 }
 
 void PollStep::sweep_orphan_names(const MapContents& contents, PollResult& result) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct PollStepOptions {
 
 // What the poll read from the probe's maps, as plain data.
 struct MapContents {
+  // The probe's own total, read before the rest: every packet in it is in
+  // what follows (or in an entry removed since).
+  std::vector<netif_rx_counters> counted_per_cpu;
   std::vector<DeviceCounters> device_counters;  // the hash: other namespaces, large ifindexes
   // The own namespace's array slots that counted packets (MapReader::
   // read_host_slots), keyed like the hash; an ifindex is in one or the other.
@@ -77,13 +81,19 @@ struct PollError {
 };
 
 struct PollResult {
-  Snapshot snapshot;  // devices and untracked counters; the shell adds cpus and bpf
+  Snapshot snapshot;  // devices and the totals; the shell adds cpus and bpf
   std::vector<MapDeletion> deletions;
   std::vector<PollError> errors;
   std::vector<std::string> warnings;  // logged only
   std::size_t device_entries = 0;     // hash entries left once the deletions are done
 };
 
+// Identity: no two series share (netns, name). In the exporter's namespace
+// the kernel's names are unique. In other namespaces the newest entry of a
+// (netns, name) holds the name (first read by a later poll; read first by the
+// same poll: the higher ifindex, as the kernel hands them out increasing);
+// older ones are removed. Every entry removed adds its last read counts to the
+// removed counters, so that counted = exported + untracked + removed.
 class PollStep {
  public:
   using Clock = std::chrono::steady_clock;
@@ -95,6 +105,11 @@ class PollStep {
 
   PollResult run(MapContents contents, const HostLinks& links, Clock::time_point now);
 
+  // Counts of an entry removed outside run() (a device the link watcher saw
+  // go), as read just before its deletion.
+  void account_removed(const netif_rx_device_key& key,
+                       const std::vector<netif_rx_counters>& per_cpu);
+
   const PollStepOptions& options() const { return options_; }
 
  private:
@@ -102,10 +117,12 @@ class PollStep {
   Named name_host_device(const DeviceCounters& device, const HostLinks& links);
   Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
                           Clock::time_point now);
+  // Keeps one series per (netns, name): the newest (see the identity rule).
+  void keep_newest_per_name(PollResult& result);
   // Names that had no counters entry at this poll and the last one: left
   // over when a device's entry was deleted while the probe was creating it.
-  // Two polls, because the probe writes a new device's name just after its
-  // counters, which this poll may have read before.
+  // Two polls, because the probe records a new device's name just before
+  // its counters, which this poll may have read in between.
   void sweep_orphan_names(const MapContents& contents, PollResult& result);
   void warn_untracked(PollResult& result, Clock::time_point now);
 
@@ -115,6 +132,12 @@ class PollStep {
   UntrackedWarning untracked_warning_;
   // namespaces: all: names recorded without a counters entry at the last poll.
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
+  // namespaces: all: entries without a name at the last poll.
+  std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
+  // The poll that first read each entry (the identity rule's "newest").
+  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> first_seen_;
+  std::uint64_t polls_ = 0;
+  std::vector<netif_rx_counters> removed_per_cpu_;  // see account_removed
 };
 
 }  // namespace netif_rx

@@ -27,15 +27,41 @@ KernelLinkName kernel_link_name(std::uint32_t ifindex) {
 }  // namespace
 
 Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_links,
-               SnapshotStore& store, SelfMetrics& metrics)
+               SnapshotStore& store, SelfMetrics& metrics, std::shared_ptr<RemovalQueue> removals)
     : reader_(std::move(reader)),
       options_(std::move(options)),
       host_links_(std::move(host_links)),
       step_(options_),
+      removals_(removals ? std::move(removals) : std::make_shared<RemovalQueue>()),
       store_(store),
-      metrics_(metrics) {}
+      metrics_(metrics) {
+  removals_->set_listener([this] {
+    {
+      std::lock_guard lock(mutex_);
+      removal_pending_ = true;
+    }
+    wake_.notify_all();
+  });
+}
 
-Poller::~Poller() { stop(); }
+Poller::~Poller() {
+  removals_->set_listener(nullptr);
+  stop();
+}
+
+void Poller::apply_removals(bool& ok) {
+  for (const std::uint32_t ifindex : removals_->take()) {
+    const netif_rx_device_key key{options_.host_netns_inum, ifindex};
+    auto counters = reader_.read_device(key);
+    report(counters.errors, "map_read", ok);
+    if (!counters.ok() || counters.value.empty()) continue;  // no entry
+    log::debug(
+        "forgetting device",
+        {{"netns", key.netns_inum}, {"ifindex", key.ifindex}, {"why", "the device is gone"}});
+    report(reader_.delete_device(key), "map_delete", ok);
+    step_.account_removed(key, counters.value);
+  }
+}
 
 bool Poller::poll_once() {
   const auto started = std::chrono::steady_clock::now();
@@ -43,8 +69,8 @@ bool Poller::poll_once() {
   bool ok = true;
   HostLinks links;
   links.before = host_links_();
-  // After the first view: a removal it reflects is deleted before the read.
-  delete_removed_devices(ok);
+  // After the first view: a removal it reflects is applied before the read.
+  apply_removals(ok);
   auto contents = read_maps(links.before, ok);
   if (!contents) return false;
   links.after = host_links_();
@@ -85,6 +111,8 @@ void Poller::apply_pending_reload() {
 }
 
 std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
+  auto counted = reader_.read_counted();  // first: see MapContents
+  report(counted.errors, "map_read", ok);
   auto counters = reader_.read_device_counters();
   report(counters.errors, "map_read", ok);
   // The array slots of the devices the view knows: a device not in it yet is
@@ -96,8 +124,9 @@ std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
   report(host_slots.errors, "map_read", ok);
   auto untracked = reader_.read_untracked();
   report(untracked.errors, "map_read", ok);
-  if (!counters.ok() || !host_slots.ok() || !untracked.ok()) return std::nullopt;
+  if (!counted.ok() || !counters.ok() || !host_slots.ok() || !untracked.ok()) return std::nullopt;
   MapContents contents;
+  contents.counted_per_cpu = std::move(counted.value);
   contents.device_counters = std::move(counters.value);
   contents.host_slots = std::move(host_slots.value);
   contents.untracked_per_cpu = std::move(untracked.value);
@@ -112,13 +141,6 @@ void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok
     report(deletion.scope == MapDeletion::Scope::device ? reader_.delete_device(deletion.key)
                                                         : reader_.delete_name(deletion.key),
            "map_delete", ok);
-  }
-}
-
-void Poller::delete_removed_devices(bool& ok) {
-  if (!removed_) return;
-  for (std::uint32_t ifindex : removed_->take()) {
-    report(reader_.delete_device({options_.host_netns_inum, ifindex}), "map_delete", ok);
   }
 }
 
@@ -189,8 +211,16 @@ void Poller::run() {
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (wake_.wait_until(lock, next, [this] { return stopping_ || interval_changed_; })) {
+      if (wake_.wait_until(lock, next,
+                           [this] { return stopping_ || interval_changed_ || removal_pending_; })) {
         if (stopping_) return;
+        if (removal_pending_) {
+          removal_pending_ = false;
+          lock.unlock();
+          bool ok = true;
+          apply_removals(ok);
+          continue;
+        }
         // A new interval: the next poll is one new interval after the last.
         next += options_.interval - interval;
         interval = options_.interval;

@@ -1,6 +1,7 @@
 // The shell around PollStep: every poll interval, reads the probe's maps and
 // the links, runs the step, applies its deletions, publishes its snapshot and
-// counts its errors. Owns the only thread that polls the kernel's maps.
+// counts its errors. Owns the only thread that changes the kernel's maps: devices
+// the link watcher saw go reach it through a RemovalQueue.
 #pragma once
 
 #include <chrono>
@@ -16,7 +17,7 @@
 #include "devices/link_table.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poll_step.h"
-#include "pipeline/removed_devices.h"
+#include "pipeline/removal_queue.h"
 #include "pipeline/snapshot_store.h"
 #include "probe/map_reader.h"
 
@@ -35,8 +36,10 @@ using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries
 
 class Poller {
  public:
+  // `removals`: devices of this namespace that are gone (from the link
+  // watcher); the poller wakes for them and deletes their entries.
   Poller(MapReader reader, PollerOptions options, LinkViewSource host_links, SnapshotStore& store,
-         SelfMetrics& metrics);
+         SelfMetrics& metrics, std::shared_ptr<RemovalQueue> removals = {});
   ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;
@@ -58,11 +61,6 @@ class Poller {
   void set_on_thread_start(std::function<void()> callback) {
     on_thread_start_ = std::move(callback);
   }
-  // Devices of this namespace gone since the last poll: their entries are
-  // deleted by the next poll, after it took its first view of the links.
-  void set_removed_devices(std::shared_ptr<RemovedDevices> removed) {
-    removed_ = std::move(removed);
-  }
   // Applies a new interval from the next wait on (configuration reload).
   void set_interval(Milliseconds interval);
   // Applies new device filters and stale_after from the next poll on, on the
@@ -75,11 +73,14 @@ class Poller {
  private:
   void run();
   void apply_pending_reload();
+  // Deletes the entries of the devices the link watcher saw go, at once (on
+  // the polling thread, woken for it), so that a device that gets the same
+  // ifindex later starts from zero.
+  void apply_removals(bool& ok);
   // Reads the maps, reporting each error; nullopt when the counters could
   // not be read (nothing to publish).
   std::optional<MapContents> read_maps(const LinkView& links, bool& ok);
   void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
-  void delete_removed_devices(bool& ok);
   void report(const std::vector<MapReadError>& errors, const char* reason, bool& ok);
   void finish(bool ok, std::chrono::steady_clock::time_point started);
 
@@ -87,9 +88,9 @@ class Poller {
   PollerOptions options_;
   std::function<void()> after_success_;
   std::function<void()> on_thread_start_;
-  std::shared_ptr<RemovedDevices> removed_;
   LinkViewSource host_links_;
   PollStep step_;
+  std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;
   SelfMetrics& metrics_;
@@ -98,6 +99,7 @@ class Poller {
   std::condition_variable wake_;
   bool stopping_ = false;
   bool interval_changed_ = false;
+  bool removal_pending_ = false;
   struct PendingDevices {
     DeviceFilterConfig devices;
     Milliseconds stale_after;

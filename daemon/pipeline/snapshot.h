@@ -19,6 +19,12 @@ struct DeviceSeries {
 struct Snapshot {
   std::vector<DeviceSeries> devices;  // sorted by (name, netns)
   std::vector<netif_rx_counters> untracked_per_cpu;
+  // Counts of the devices whose entries the exporter removed (deleted devices,
+  // namespaces gone, devices forgotten or replaced), as last read.
+  std::vector<netif_rx_counters> removed_per_cpu;
+  // The probe's own total, read just before the devices: every counted
+  // packet is in `devices`, `untracked_per_cpu` or `removed_per_cpu`.
+  std::vector<netif_rx_counters> counted_per_cpu;
   std::vector<unsigned> cpus;  // CPUs that exist: the only ones exported
   BpfStatsSnapshot bpf;        // the probe's own cost, read on the same poll
 };

@@ -36,6 +36,11 @@ void remove_key(BpfMap& map, const netif_rx_device_key& key, std::vector<MapRead
   if (error != 0 && error != ENOENT) errors.push_back(map.error("delete_elem", error));
 }
 
+bool counted_any(const std::vector<netif_rx_counters>& per_cpu) {
+  return std::any_of(per_cpu.begin(), per_cpu.end(),
+                     [](const netif_rx_counters& c) { return c.packets != 0; });
+}
+
 }  // namespace
 
 MapReader::MapReader(ProbeMaps maps, unsigned possible_cpus)
@@ -127,19 +132,41 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_host_slots(
     }
     // A slot without packets is a device that received nothing yet: like a
     // device without an entry in the hash.
-    const bool counted = std::any_of(device.per_cpu.begin(), device.per_cpu.end(),
-                                     [](const netif_rx_counters& c) { return c.packets != 0; });
-    if (counted) result.value.push_back(std::move(device));
+    if (counted_any(device.per_cpu)) result.value.push_back(std::move(device));
   }
   return result;
 }
 
-MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
+MapRead<std::vector<netif_rx_counters>> MapReader::read_total_slot(std::uint32_t slot) {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
-  const std::uint32_t zero = 0;
-  const int err = maps_.untracked_counters->lookup(&zero, result.value.data());
+  const int err = maps_.untracked_counters->lookup(&slot, result.value.data());
   if (err != 0) result.errors.push_back(maps_.untracked_counters->error("lookup_elem", err));
+  return result;
+}
+
+MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
+  return read_total_slot(NETIF_RX_SLOT_UNTRACKED);
+}
+
+MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
+  return read_total_slot(NETIF_RX_SLOT_COUNTED);
+}
+
+MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_device_key& key) {
+  MapRead<std::vector<netif_rx_counters>> result;
+  result.value.resize(possible_cpus_);
+  if (in_host_array(key)) {
+    const int err = maps_.host_counters->lookup(&key.ifindex, result.value.data());
+    if (err != 0) result.errors.push_back(maps_.host_counters->error("lookup_elem", err));
+    if (err != 0 || !counted_any(result.value)) result.value.clear();
+    return result;
+  }
+  const int err = maps_.device_counters->lookup(&key, result.value.data());
+  if (err != 0) {
+    result.value.clear();
+    if (err != ENOENT) result.errors.push_back(maps_.device_counters->error("lookup_elem", err));
+  }
   return result;
 }
 
@@ -153,7 +180,7 @@ std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& ke
       errors.push_back(maps_.host_counters->error("update_elem", err));
     return errors;
   }
-  // The name first: the probe writes it after creating the counters entry,
+  // The name first: the probe records it before creating the counters entry,
   // so whichever entry the probe re-creates meanwhile keeps its name.
   remove_key(*maps_.device_names, key, errors);
   remove_key(*maps_.device_counters, key, errors);

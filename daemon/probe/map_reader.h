@@ -60,6 +60,11 @@ class MapReader {
   MapRead<DeviceNames> read_device_names();
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
+  // The probe's own total of counted packets (tracked or not), per CPU.
+  MapRead<std::vector<netif_rx_counters>> read_counted();
+  // One device's counters (its hash entry or its host-array slot); an empty
+  // vector when it has none (a slot that counted nothing).
+  MapRead<std::vector<netif_rx_counters>> read_device(const netif_rx_device_key& key);
   // Removes a device from both per-device maps (a missing entry is fine), or
   // zeroes its host-array slot: call it only once the kernel announced the
   // deletion (see bpf/netif_rx.bpf.c). Uses no mutable state of the reader:
@@ -70,6 +75,7 @@ class MapReader {
 
  private:
   MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
+  MapRead<std::vector<netif_rx_counters>> read_total_slot(std::uint32_t slot);
 
   ProbeMaps maps_;
   unsigned possible_cpus_;

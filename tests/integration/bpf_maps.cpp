@@ -93,6 +93,27 @@ bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::strin
   return written;
 }
 
+int fill_device_names(pid_t pid, std::uint32_t netns_inum, int most) {
+  int written = 0;
+  for (std::uint32_t id : map_ids_of(pid)) {
+    const int fd = bpf_map_get_fd_by_id(id);
+    if (fd < 0) continue;
+    bpf_map_info info{};
+    std::uint32_t length = sizeof info;
+    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 &&
+        std::string("device_names") == info.name) {
+      const netif_rx_device_name value{"fill"};
+      for (int i = 0; i < most; ++i) {
+        const netif_rx_device_key key{netns_inum, 100000 + static_cast<std::uint32_t>(i)};
+        if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST) != 0) break;
+        ++written;
+      }
+    }
+    ::close(fd);
+  }
+  return written;
+}
+
 std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
                                          std::uint32_t netns_inum) {
   std::vector<netif_rx_device_key> out;

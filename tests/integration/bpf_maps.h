@@ -24,6 +24,10 @@ std::vector<netif_rx_device_key> counted_devices(pid_t pid, std::uint32_t host_n
 // the probe would; false when the map isn't found or the write fails.
 bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::string& name);
 
+// Writes names of no device (namespace `netns_inum`, ifindexes from 100000)
+// into the `device_names` map of process `pid` until it is full or `most`
+// are written; returns how many were.
+int fill_device_names(pid_t pid, std::uint32_t netns_inum, int most);
 // Keys of `keys` in namespace `netns_inum`.
 std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
                                          std::uint32_t netns_inum);

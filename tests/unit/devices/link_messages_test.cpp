@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #include <climits>
 #include <cstring>
@@ -16,10 +17,11 @@ class Datagram {
  public:
   // A link message with an optional IFLA_IFNAME (written with its NUL) and
   // an unrelated attribute before it, as the kernel sends several.
-  Datagram& link(std::uint16_t type, int ifindex, const std::string& name,
-                 std::uint16_t flags = 0) {
+  Datagram& link(std::uint16_t type, int ifindex, const std::string& name, std::uint16_t flags = 0,
+                 unsigned char family = AF_UNSPEC) {
     std::vector<std::uint8_t> payload(NLMSG_ALIGN(sizeof(ifinfomsg)));
     ifinfomsg info{};
+    info.ifi_family = family;
     info.ifi_index = ifindex;
     std::memcpy(payload.data(), &info, sizeof info);
     const std::uint32_t mtu = 1500;
@@ -75,6 +77,19 @@ TEST(LinkMessages, NewAndDeletedLinksWithTheirNames) {
   EXPECT_EQ(parsed.messages[1].kind, LinkMessage::Kind::removed);
   EXPECT_EQ(parsed.messages[1].ifindex, 7U);
   EXPECT_EQ(parsed.messages[1].name, "veth1a2b");
+}
+
+// A port leaving a bridge: the bridge sends RTM_DELLINK with family
+// AF_BRIDGE about a device that stays. Only AF_UNSPEC messages are about the
+// device itself.
+TEST(LinkMessages, MessagesOfAnotherAddressFamilyAreNotAboutTheDevice) {
+  Datagram datagram;
+  datagram.link(RTM_DELLINK, 7, "v0", 0, AF_BRIDGE).link(RTM_NEWLINK, 7, "v0", 0, AF_BRIDGE);
+  const auto parsed = parse_link_messages(datagram.bytes());
+  ASSERT_FALSE(parsed.malformed);
+  ASSERT_EQ(parsed.messages.size(), 2U);
+  EXPECT_EQ(parsed.messages[0].kind, LinkMessage::Kind::other);
+  EXPECT_EQ(parsed.messages[1].kind, LinkMessage::Kind::other);
 }
 
 TEST(LinkMessages, NamesAreBytesAsTheKernelAllowsThem) {

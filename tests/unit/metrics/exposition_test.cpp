@@ -48,6 +48,9 @@ Snapshot small_snapshot() {
   snapshot.devices.push_back(
       device(kHostNetns, 7, "we\"ird\\dev", {{0, 0}, {123456789012345, 9007199254740992}}));
   snapshot.untracked_per_cpu = {{4, 240}, {0, 0}};
+  snapshot.removed_per_cpu = {{5, 300}, {1, 60}};
+  // Read before the devices: at most what they, untracked and removed hold.
+  snapshot.counted_per_cpu = {{19, 2220}, {123456789012349, 9007199254741052}};
   return snapshot;
 }
 
@@ -96,7 +99,7 @@ TEST(Exposition, SumsOnlyPresentCpus) {
   RenderOptions options;
   options.per_cpu = false;
   const auto families = render_snapshot(sparse_cpus_snapshot(), options);
-  ASSERT_EQ(families.size(), 3U);
+  ASSERT_EQ(families.size(), 5U);
   ASSERT_EQ(families[0].metric.size(), 1U);
   EXPECT_EQ(families[0].metric[0].counter.value, 3);
   ASSERT_EQ(families[1].metric.size(), 1U);
@@ -112,7 +115,7 @@ TEST(Exposition, MissingSlotsAreZero) {
   snapshot.cpus = {0, 1, 2};
   snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 10}}));
   const auto families = render_snapshot(snapshot, {});
-  ASSERT_EQ(families.size(), 3U);
+  ASSERT_EQ(families.size(), 5U);
   ASSERT_EQ(families[0].metric.size(), 3U);
   EXPECT_EQ(families[0].metric[0].counter.value, 1);
   EXPECT_EQ(families[0].metric[1].counter.value, 0);
@@ -130,10 +133,12 @@ TEST(Exposition, NoDevices) {
 
 TEST(Exposition, FamiliesAreCounters) {
   const auto families = render_snapshot(small_snapshot(), {});
-  ASSERT_EQ(families.size(), 3U);
+  ASSERT_EQ(families.size(), 5U);
   EXPECT_EQ(families[0].name, "netif_rx_packets_total");
   EXPECT_EQ(families[1].name, "netif_rx_bytes_total");
   EXPECT_EQ(families[2].name, "netif_rx_untracked_packets_total");
+  EXPECT_EQ(families[3].name, "netif_rx_removed_packets_total");
+  EXPECT_EQ(families[4].name, "netif_rx_counted_packets_total");
   for (const auto& family : families) {
     EXPECT_EQ(family.type, prometheus::MetricType::Counter) << family.name;
     EXPECT_FALSE(family.help.empty()) << family.name;

@@ -190,6 +190,75 @@ TEST(PollStep, MakesNamesValidLabelValues) {
             (std::vector<std::string>{"bad\xEF\xBF\xBD"}));
 }
 
+// A device deleted and re-created under the same name in another namespace:
+// the new ifindex holds the name, the old entry is removed, its counts go to
+// the removed counters; never two series with one (netns, name).
+TEST(PollStep, TheNewestDeviceOfANameHoldsItAndOlderOnesAreRemoved) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 5, 40)};
+  contents.device_names = {{{kOther, 5}, "eth0"}};
+  step.run(contents, steady_links({}), t0);
+  contents.device_counters = {device(kOther, 5, 40), device(kOther, 2, 7), device(kHost, 9, 1)};
+  contents.device_names = {{{kOther, 5}, "eth0"}, {{kOther, 2}, "eth0"}};
+  const auto result =
+      step.run(contents, steady_links({{9, {"eth0", 1}}}), t0 + seconds(1));  // newer, lower index
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key.ifindex, 5u);
+  ASSERT_EQ(result.snapshot.devices.size(), 2u);  // the host's eth0 is another netns
+  for (const auto& series : result.snapshot.devices) EXPECT_NE(series.key.ifindex, 5u);
+  ASSERT_EQ(result.snapshot.removed_per_cpu.size(), 2u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 40u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[1].packets, 1u);
+  EXPECT_EQ(result.device_entries, 2u);
+}
+
+// First read by the same poll: the higher ifindex is the newer device.
+TEST(PollStep, SeenTogetherTheHigherIfindexHoldsTheName) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 8, 1), device(kOther, 3, 1)};
+  contents.device_names = {{{kOther, 8}, "eth0"}, {{kOther, 3}, "eth0"}};
+  const auto result = step.run(contents, steady_links({}), t0);
+  ASSERT_EQ(result.snapshot.devices.size(), 1u);
+  EXPECT_EQ(result.snapshot.devices[0].key.ifindex, 8u);
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key.ifindex, 3u);
+}
+
+// An entry whose name is missing at two polls is removed, so that the probe
+// records the name with the device's next packet; its counts are kept.
+TEST(PollStep, AnEntryWithoutANameForTwoPollsIsRemoved) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 4, 9)};
+  EXPECT_TRUE(step.run(contents, steady_links({}), t0).deletions.empty());
+  const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].scope, MapDeletion::Scope::device);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 9u);
+}
+
+// counted = exported + untracked + removed, also across removals done by the
+// shell (devices the link watcher saw go).
+TEST(PollStep, CarriesTheProbeTotalAndEveryRemovedCount) {
+  PollStep step(host_options());
+  step.account_removed({kHost, 3}, {{6, 600}, {1, 100}});
+  MapContents contents;
+  contents.device_counters = {device(kHost, 2, 5)};
+  contents.untracked_per_cpu = {{2, 200}, {0, 0}};
+  contents.counted_per_cpu = {{13, 1300}, {2, 160}};
+  const auto result = step.run(contents, steady_links({{2, {"eth0", 1}}}), t0);
+  EXPECT_EQ(result.snapshot.counted_per_cpu[0].packets, 13u);
+  std::uint64_t accounted = 0;
+  for (std::size_t cpu = 0; cpu < 2; ++cpu) {
+    accounted += result.snapshot.devices[0].per_cpu[cpu].packets +
+                 result.snapshot.untracked_per_cpu[cpu].packets +
+                 result.snapshot.removed_per_cpu[cpu].packets;
+  }
+  EXPECT_EQ(accounted, 15u);
+}
+
 }  // namespace
 }  // namespace netif_rx
 
@@ -221,6 +290,25 @@ TEST(PollStepHostArray, ASlotReplacedDuringThePollIsLeftOut) {
   const auto result = step.run(contents, links, t0);
   EXPECT_TRUE(result.snapshot.devices.empty());
   EXPECT_TRUE(result.deletions.empty());  // the link watcher zeroes the slot
+}
+
+// A slot whose device the kernel says is gone is zeroed (a deletion), and its
+// counts go to the removed counters: counted = exported + untracked + removed.
+TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.host_slots = {device(kHost, 2, 5), device(kHost, 3, 4)};
+  HostLinks links = steady_links({{2, {"eth0", 2}}});
+  links.ask_kernel = [](std::uint32_t) {
+    return KernelLinkName{KernelLinkName::Kind::gone, {}, 0};
+  };
+  const auto result = step.run(contents, links, t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0"}));
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3}));
+  ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 4u);
+  EXPECT_EQ(result.device_entries, 0u);  // no hash entry
 }
 
 }  // namespace

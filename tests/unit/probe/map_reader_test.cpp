@@ -197,6 +197,22 @@ TEST(MapReaderHostArray, OtherNamespacesAndLargeIfindexesStayInTheHash) {
   EXPECT_EQ(reader.read_host_slots({2}).value.size(), 1u);  // untouched
 }
 
+// What the poller reads of a gone device before removing it: its slot's
+// counts, none once zeroed (like a hash entry that is gone).
+TEST(MapReaderHostArray, ReadsOneDeviceFromItsSlotAndNothingOnceZeroed) {
+  FakeMapsWithArray maps;
+  maps.count_in_slot(2, 5);
+  auto reader = maps.reader();
+  const auto before = reader.read_device({7, 2});
+  ASSERT_TRUE(before.ok());
+  ASSERT_EQ(before.value.size(), kCpus);
+  EXPECT_EQ(before.value[2].packets, 5u);
+  EXPECT_TRUE(reader.delete_device({7, 2}).empty());
+  const auto after = reader.read_device({7, 2});
+  EXPECT_TRUE(after.ok());
+  EXPECT_TRUE(after.value.empty());
+}
+
 TEST(MapReaderHostArray, AFailedZeroingNamesTheArray) {
   FakeMapsWithArray maps;
   maps.host->update_error = EPERM;
