@@ -61,8 +61,8 @@ unit: deps
 	@cd $(TEST_BUILD_DIR) && ctest -L unit -j $(JOBS) --output-on-failure --no-tests=error
 
 # clang-tidy (.clang-tidy) over daemon/, with the test build's compile
-# commands; files unchanged since their last clean run are skipped. Not yet in
-# make test: clang-tidy 14 has no std::source_location (util/log.h).
+# commands; files unchanged since their last clean run are skipped. make test
+# runs it as the ctest clang_tidy (label lint).
 tidy: test-build
 	@python3 scripts/run-clang-tidy.py --build $(TEST_BUILD_DIR) --jobs $(JOBS) daemon
 

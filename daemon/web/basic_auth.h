@@ -52,7 +52,7 @@ class BasicAuthenticator {
   using Digest = std::array<unsigned char, 32>;
   Digest digest(const std::string& password) const;
   bool verified_before(const std::string& user, const Digest& password) const;
-  bool refuse_after(std::chrono::steady_clock::time_point started) const;
+  bool refuse_after(std::chrono::steady_clock::time_point turn_taken) const;
 
   std::map<std::string, std::string> users_;
   std::string dummy_;
