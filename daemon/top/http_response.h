@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "top/http_fetch_error.h"
+
 namespace netif_rx {
 
 struct HttpLimits {
@@ -21,12 +23,6 @@ struct HttpResponse {
   std::string reason;
   std::map<std::string, std::string> headers;  // names in lower case
   std::string body;                            // de-chunked
-};
-
-// The fetch failed or the answer can't be read; what() is one line.
-class HttpFetchError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 
 // Parses a complete response (the server closed the connection after it).
