@@ -26,7 +26,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 endif
 
-.PHONY: all deps build run test test-build unit tidy format format-check bench stress fuzz install deb image clean
+.PHONY: all deps build run test test-build unit tidy format format-check mixin bench stress fuzz install deb image clean
 
 all: build
 
@@ -48,6 +48,11 @@ test-build: deps
 
 test: test-build format-check
 	@cd $(TEST_BUILD_DIR) && ctest --output-on-failure --no-tests=error
+
+# Regenerates dashboards/*.json and rules/netif_rx_exporter.rules.yml from the jsonnet mixin
+# (mixin/); make test fails while they differ from its rendering.
+mixin: deps
+	@bash mixin/render.sh .
 
 # The unit tests alone, in the same sanitizer build: seconds once built.
 unit: deps
@@ -82,6 +87,7 @@ fuzz: deps
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.h' '*.c')
+	@jsonnetfmt -i $$(git ls-files '*.jsonnet' '*.libsonnet')
 
 format-check: deps
 	@bash scripts/check-format.sh

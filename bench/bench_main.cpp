@@ -8,13 +8,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,9 +44,33 @@ int flag(const std::string& arg, const char* name, int fallback) {
   return arg.rfind(prefix, 0) == 0 ? std::stoi(arg.substr(prefix.size())) : fallback;
 }
 
+// The benchmark's own flags; Google Benchmark's go to `benchmark_args`.
+Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args) {
+  Options options;
+  benchmark_args.push_back(argv[0]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--benchmark", 0) == 0) {
+      benchmark_args.push_back(argv[i]);
+      continue;
+    }
+    options.rounds = flag(arg, "rounds", options.rounds);
+    options.packets = flag(arg, "packets", options.packets);
+    options.kernel_rounds = flag(arg, "kernel-rounds", options.kernel_rounds);
+    options.scrapes = flag(arg, "scrapes", options.scrapes);
+  }
+  return options;
+}
+
 // The default sampling duty cycle (bpf_stats.window / bpf_stats.period).
 const double kDefaultDuty = static_cast<double>(BpfStatsConfig{}.window.count()) /
                             static_cast<double>(BpfStatsConfig{}.period.count());
+
+// The names the programs report (BenchProgram::name), which key the figures.
+const std::string kArrayName = "probe, array layout";
+const std::string kHashName = "probe, hash layout";
+const std::string kOneLinerName = "bpftrace one-liner";
+const std::string kFloorName = "empty tp_btf (floor)";
 
 std::string fmt(double value, int decimals = 1) {
   char text[64];
@@ -59,6 +81,10 @@ std::string fmt(double value, int decimals = 1) {
 std::string spread(const Summary& s, int decimals = 1) {
   return fmt(s.p25, decimals) + " .. " + fmt(s.p75, decimals);
 }
+
+std::string kib(std::uint64_t bytes) { return fmt(static_cast<double>(bytes) / 1024.0, 0); }
+
+std::string verdict(bool ok) { return ok ? "met" : "MISSED"; }
 
 struct Row {
   std::string what;
@@ -80,6 +106,7 @@ void print_table(const std::vector<Row>& rows) {
                 static_cast<int>(widths[1]), r.median.c_str(), static_cast<int>(widths[2]),
                 r.spread.c_str(), static_cast<int>(widths[3]), r.goal.c_str());
   };
+  if (rows.empty()) return;
   line(rows[0]);
   std::printf("|%s|%s|%s|%s|\n", std::string(widths[0] + 2, '-').c_str(),
               std::string(widths[1] + 2, '-').c_str(), std::string(widths[2] + 2, '-').c_str(),
@@ -87,13 +114,113 @@ void print_table(const std::vector<Row>& rows) {
   for (std::size_t i = 1; i < rows.size(); ++i) line(rows[i]);
 }
 
-std::string verdict(bool ok) { return ok ? "met" : "MISSED"; }
+bool sysctl_stats_on() {
+  std::ifstream in("/proc/sys/kernel/bpf_stats_enabled");
+  int value = 0;
+  in >> value;
+  return value == 1;
+}
+
+// The programs compared, loaded once, each attached only while measured.
+// None is null: they are built together or not at all.
+struct Programs {
+  explicit Programs(const BenchNetwork& network)
+      : ours(make_our_probe(network.receiver_netns_inum(), ProbeLayout::array)),
+        ours_hash(make_our_probe(network.receiver_netns_inum(), ProbeLayout::hash)),
+        floor(make_empty_floor()),
+        oneliner(make_oneliner()) {}
+
+  std::unique_ptr<BenchProgram> ours;
+  std::unique_ptr<BenchProgram> ours_hash;
+  std::unique_ptr<BenchProgram> floor;
+  std::unique_ptr<BenchProgram> oneliner;
+};
+
+enum Config { kBase, kOurs, kControl, kOneLiner, kOursStats, kFloor, kOursHash, kConfigs };
+
+// Phase 1's figures: wall-clock ns per packet, by configuration.
+struct WallClock {
+  std::vector<double> added[kConfigs];  // over the same round's baseline
+  std::vector<double> base_ns;
+  std::vector<double> sampled;  // the array probe with statistics at the default duty
+};
+
+using Samples = std::map<std::string, std::vector<double>>;  // by program name
+
+// Phase 2's figures: kernel-measured ns per event, and the programs' sizes.
+struct KernelCosts {
+  Samples alone;
+  Samples together_array;  // the array probe and the floor attached together
+  Samples together_hash;   // the hash probe and the floor attached together
+  ProgramSize probe_size;
+  ProgramSize floor_size;
+};
+
+// One configuration's wall-clock ns per packet.
+double measure(BenchNetwork& network, const Programs& programs, Config config, int packets) {
+  BenchProgram* program = config == kOurs || config == kOursStats ? programs.ours.get()
+                          : config == kOursHash                   ? programs.ours_hash.get()
+                          : config == kOneLiner                   ? programs.oneliner.get()
+                          : config == kFloor                      ? programs.floor.get()
+                                                                  : nullptr;
+  UniqueFd stats;
+  if (config == kOursStats) stats.reset(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (program) program->attach();
+  network.burst(packets / 4);  // warm the caches with this configuration
+  // The least of three bursts: an interrupt or another task on the CPU
+  // only ever adds time, so the minimum is the least disturbed figure.
+  double ns = network.burst(packets);
+  for (int i = 0; i < 2; ++i) ns = std::min(ns, network.burst(packets));
+  if (program) program->detach();
+  return ns;
+}
+
+// Phase 1: added wall-clock ns per packet, statistics off, interleaved.
+// Each round measures every configuration once, in a rotating order;
+// differences are paired within the round.
+WallClock measure_wall_clock(BenchNetwork& network, const Programs& programs,
+                             const Options& options) {
+  for (int i = 0; i < 20 && options.rounds > 0; ++i) network.burst(options.packets);  // warm up
+  std::fprintf(stderr, "phase 1: %d rounds of %d configurations x %d packets...\n", options.rounds,
+               static_cast<int>(kConfigs), options.packets);
+  WallClock out;
+  for (int round = 0; round < options.rounds; ++round) {
+    double ns[kConfigs];
+    for (int k = 0; k < kConfigs; ++k) {
+      const auto config = static_cast<Config>((k + round) % kConfigs);
+      ns[config] = measure(network, programs, config, options.packets);
+    }
+    out.base_ns.push_back(ns[kBase]);
+    for (int c = 1; c < kConfigs; ++c) out.added[c].push_back(ns[c] - ns[kBase]);
+    out.sampled.push_back((ns[kOurs] - ns[kBase]) + kDefaultDuty * (ns[kOursStats] - ns[kOurs]));
+  }
+  return out;
+}
+
+// Kernel-measured ns per event of `program` attached alone, into `out`.
+void measure_alone(BenchNetwork& network, BenchProgram& program, int packets, Samples& out) {
+  program.attach();
+  network.burst(packets / 4);
+  const RunCounters before = read_run_counters(program.program_fd());
+  network.burst(packets);
+  const RunCounters after = read_run_counters(program.program_fd());
+  program.detach();
+  // The same derivation as the dashboards: delta(run time) / delta(runs).
+  BpfProgramStats first;
+  first.run_time_ns = before.run_time_ns;
+  first.run_count = before.run_count;
+  BpfProgramStats second;
+  second.run_time_ns = after.run_time_ns;
+  second.run_count = after.run_count;
+  if (after.run_count > before.run_count)
+    out[program.name()].push_back(derive_cost(first, second, 1.0).ns_per_run);
+}
 
 // Kernel-measured ns per event of `programs` attached together on the same
 // traffic, one figure per program per round. The attach order alternates
 // between rounds: the first program warms the caches for the next.
 void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& programs,
-                      int packets, int round, std::map<std::string, std::vector<double>>& out) {
+                      int packets, int round, Samples& out) {
   std::vector<BenchProgram*> order = programs;
   if (round % 2 == 1) std::reverse(order.begin(), order.end());
   for (BenchProgram* program : order) program->attach();
@@ -111,10 +238,180 @@ void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& p
   for (BenchProgram* program : programs) program->detach();
 }
 
-std::string kib(std::uint64_t bytes) { return fmt(static_cast<double>(bytes) / 1024.0, 0); }
+// Phase 2: kernel-measured ns per event, statistics on (held by the
+// benchmark), each program alone, then each layout beside the floor.
+KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs,
+                                 const Options& options) {
+  std::fprintf(stderr, "phase 2: %d rounds of kernel statistics...\n", options.kernel_rounds);
+  KernelCosts out;
+  if (options.kernel_rounds > 0) {
+    UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+    if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
+    for (int round = 0; round < options.kernel_rounds; ++round) {
+      for (BenchProgram* program : {programs.ours.get(), programs.ours_hash.get(),
+                                    programs.oneliner.get(), programs.floor.get()})
+        measure_alone(network, *program, options.packets, out.alone);
+      measure_together(network, {programs.ours.get(), programs.floor.get()}, options.packets, round,
+                       out.together_array);
+      measure_together(network, {programs.ours_hash.get(), programs.floor.get()}, options.packets,
+                       round, out.together_hash);
+    }
+  }
+  out.probe_size = read_program_size(programs.ours->program_fd());
+  out.floor_size = read_program_size(programs.floor->program_fd());
+  return out;
+}
 
-// The map memory rows: computed per layout at the default and the largest
-// max_devices, for 2 and 64 CPUs, and the kernel's own figure here.
+// Phase 3's figures: the exporter's own costs.
+struct ExporterCosts {
+  std::map<int, Summary> polls;  // by device count
+  std::map<int, double> render;  // by series count
+  ScrapeCosts scrape;
+};
+
+ExporterCosts measure_exporter_costs(std::vector<char*>& benchmark_args, int scrapes) {
+  std::fprintf(stderr, "phase 3: poll, render and scrape costs...\n");
+  ExporterCosts out;
+  out.polls = poll_times({10, 1000, 10000}, 31);
+  int bench_argc = static_cast<int>(benchmark_args.size());
+  out.render = run_render_benchmarks(bench_argc, benchmark_args.data());
+  out.scrape = scrape_costs(scrapes);
+  return out;
+}
+
+// The summary of one program's figures; an empty one if it has none.
+Summary summary_of(const Samples& samples, const std::string& name) {
+  const auto found = samples.find(name);
+  return summarize(found == samples.end() ? std::vector<double>{} : found->second);
+}
+
+// Rows (1): kernel ns per event, each program attached alone.
+void add_alone_rows(std::vector<Row>& rows, const Samples& alone) {
+  const Summary ours = summary_of(alone, kArrayName);
+  const Summary hash = summary_of(alone, kHashName);
+  const Summary one = summary_of(alone, kOneLinerName);
+  const Summary floor = summary_of(alone, kFloorName);
+  const double vs_one = ours.median / one.median;
+  const double vs_floor = ours.median / floor.median;
+  const double hash_vs_floor = hash.median / floor.median;
+  rows.push_back({"(1) kernel ns/event, alone: probe, array layout (own namespace)",
+                  fmt(ours.median), spread(ours), ""});
+  rows.push_back({"(1) kernel ns/event, alone: probe, hash layout (other namespaces)",
+                  fmt(hash.median), spread(hash), ""});
+  rows.push_back(
+      {"(1) kernel ns/event, alone: bpftrace one-liner", fmt(one.median), spread(one), ""});
+  rows.push_back(
+      {"(1) kernel ns/event, alone: empty tp_btf (floor)", fmt(floor.median), spread(floor), ""});
+  rows.push_back(
+      {"    array probe / one-liner", fmt(vs_one, 2), "", "<= 0.50: " + verdict(vs_one <= 0.5)});
+  rows.push_back(
+      {"    array probe / floor", fmt(vs_floor, 2), "", "<= 1.35: " + verdict(vs_floor <= 1.35)});
+  rows.push_back({"    hash probe / floor", fmt(hash_vs_floor, 2), "", ""});
+}
+
+// Rows (1): kernel ns per event, each layout attached together with the floor.
+void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
+  const Summary ours = summary_of(kernel.together_array, kArrayName);
+  const Summary ours_floor = summary_of(kernel.together_array, kFloorName);
+  const Summary hash = summary_of(kernel.together_hash, kHashName);
+  const Summary hash_floor = summary_of(kernel.together_hash, kFloorName);
+  const double ours_vs_floor = ours.median / ours_floor.median;
+  const double hash_vs_floor = hash.median / hash_floor.median;
+  rows.push_back(
+      {"(1) kernel ns/event, together: array probe", fmt(ours.median), spread(ours), ""});
+  rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(ours_floor.median),
+                  spread(ours_floor), ""});
+  rows.push_back({"    array probe / floor, together", fmt(ours_vs_floor, 2), "",
+                  "<= 1.35: " + verdict(ours_vs_floor <= 1.35)});
+  rows.push_back({"(1) kernel ns/event, together: hash probe", fmt(hash.median), spread(hash), ""});
+  rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(hash_floor.median),
+                  spread(hash_floor), ""});
+  rows.push_back({"    hash probe / floor, together", fmt(hash_vs_floor, 2), "", ""});
+}
+
+// Rows (2): added wall-clock ns per packet.
+void add_wall_clock_rows(std::vector<Row>& rows, const WallClock& wall) {
+  const Summary base = summarize(wall.base_ns);
+  const Summary control = summarize(wall.added[kControl]);
+  const Summary ours = summarize(wall.added[kOurs]);
+  const Summary hash = summarize(wall.added[kOursHash]);
+  const Summary one = summarize(wall.added[kOneLiner]);
+  const Summary floor = summarize(wall.added[kFloor]);
+  const double vs_one = ours.median / one.median;
+  const double hash_vs_one = hash.median / one.median;
+  rows.push_back({"(2) wall ns/packet, no probe (baseline)", fmt(base.median), spread(base), ""});
+  rows.push_back({"(2) added ns/packet: control (no probe vs no probe)", fmt(control.median),
+                  spread(control), "~0"});
+  rows.push_back({"(2) added ns/packet: probe, array layout", fmt(ours.median), spread(ours), ""});
+  rows.push_back({"(2) added ns/packet: probe, hash layout", fmt(hash.median), spread(hash), ""});
+  rows.push_back({"(2) added ns/packet: bpftrace one-liner", fmt(one.median), spread(one), ""});
+  rows.push_back(
+      {"(2) added ns/packet: empty tp_btf (floor)", fmt(floor.median), spread(floor), ""});
+  // The wall-clock ratio means something only when the noise (the control's
+  // interquartile range) is well below what the one-liner adds.
+  const bool wall_measurable = control.p75 - control.p25 < one.median / 2;
+  rows.push_back({"    array probe / one-liner", fmt(vs_one, 2), "",
+                  wall_measurable ? "<= 0.20: " + verdict(vs_one <= 0.2)
+                                  : "<= 0.20: too noisy to judge (control)"});
+  rows.push_back({"    hash probe / one-liner", fmt(hash_vs_one, 2), "", ""});
+}
+
+// Rows (3): the cost of the kernel's statistics, by bpf_stats.mode.
+void add_statistics_rows(std::vector<Row>& rows, const WallClock& wall) {
+  const Summary off = summarize(wall.added[kOurs]);
+  const Summary sampled = summarize(wall.sampled);
+  const Summary always = summarize(wall.added[kOursStats]);
+  // The statistics' own share in the default mode: duty x (always - off).
+  std::vector<double> increment;
+  for (std::size_t i = 0; i < wall.added[kOurs].size(); ++i)
+    increment.push_back(kDefaultDuty * (wall.added[kOursStats][i] - wall.added[kOurs][i]));
+  const Summary share = summarize(increment);
+  rows.push_back({"(3) added ns/packet: bpf_stats.mode off", fmt(off.median), spread(off), ""});
+  rows.push_back({"(3) added ns/packet: bpf_stats.mode sampled (" +
+                      format_duration(BpfStatsConfig{}.window) + " every " +
+                      format_duration(BpfStatsConfig{}.period) + ")",
+                  fmt(sampled.median), spread(sampled), ""});
+  rows.push_back(
+      {"(3) added ns/packet: bpf_stats.mode always", fmt(always.median), spread(always), ""});
+  rows.push_back({"    sampled - off (statistics' share)", fmt(share.median, 2), spread(share, 2),
+                  "<= 5: " + verdict(share.median <= 5)});
+}
+
+// Rows (4): the exporter's own costs.
+void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int scrapes) {
+  for (const auto& [devices, summary] : costs.polls) {
+    const bool goal = devices == 1000;
+    rows.push_back({"(4) poll ms, " + std::to_string(devices) + " devices (synthetic)",
+                    fmt(summary.median, 3), spread(summary, 3),
+                    goal ? "<= 2 ms: " + verdict(summary.median <= 2) : ""});
+  }
+  for (const auto& [series, ms] : costs.render) {
+    const double limit = series == 1000 ? 2 : 150;
+    rows.push_back({"(4) /metrics render+serialize ms, " + std::to_string(series) + " series",
+                    fmt(ms, 3), "", "<= " + fmt(limit, 0) + " ms: " + verdict(ms <= limit)});
+  }
+  const ScrapeCosts& scrape = costs.scrape;
+  rows.push_back({"(4) /metrics over HTTP ms, real exporter (" + std::to_string(scrape.series) +
+                      " device x CPU series)",
+                  fmt(scrape.latency_ms.median, 3), spread(scrape.latency_ms, 3), ""});
+  rows.push_back({"(4) RSS MiB after " + std::to_string(scrapes) + " scrapes",
+                  fmt(scrape.rss_mib, 1), "", "<= 10 MiB: " + verdict(scrape.rss_mib <= 10)});
+}
+
+// Rows (5): what the verifier and the JIT left of the programs.
+void add_size_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
+  rows.push_back({"(5) probe: BPF instructions after the verifier (xlated)",
+                  std::to_string(kernel.probe_size.xlated_insns), "", ""});
+  rows.push_back({"(5) probe: machine code bytes (jited)",
+                  std::to_string(kernel.probe_size.jited_bytes), "", ""});
+  rows.push_back({"(5) floor: xlated instructions / jited bytes",
+                  std::to_string(kernel.floor_size.xlated_insns) + " / " +
+                      std::to_string(kernel.floor_size.jited_bytes),
+                  "", ""});
+}
+
+// Rows (6): the map memory, computed per layout at the default and the
+// largest max_devices, for 2 and 64 CPUs, and the kernel's own figure here.
 void add_memory_rows(std::vector<Row>& rows) {
   const std::uint32_t largest = 1048576;
   for (const std::uint32_t devices :
@@ -134,27 +431,23 @@ void add_memory_rows(std::vector<Row>& rows) {
                   kib(computed_map_memory(NETIF_RX_DEFAULT_MAX_DEVICES, here).array_layout), ""});
 }
 
-bool sysctl_stats_on() {
-  std::ifstream in("/proc/sys/kernel/bpf_stats_enabled");
-  int value = 0;
-  in >> value;
-  return value == 1;
+std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel,
+                            const ExporterCosts& exporter, int scrapes) {
+  std::vector<Row> rows;
+  rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
+  add_alone_rows(rows, kernel.alone);
+  add_together_rows(rows, kernel);
+  add_wall_clock_rows(rows, wall);
+  add_statistics_rows(rows, wall);
+  add_exporter_rows(rows, exporter, scrapes);
+  add_size_rows(rows, kernel);
+  add_memory_rows(rows);
+  return rows;
 }
 
 int run(int argc, char** argv) {
-  Options options;
-  std::vector<char*> benchmark_args{argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--benchmark", 0) == 0) {
-      benchmark_args.push_back(argv[i]);
-      continue;
-    }
-    options.rounds = flag(arg, "rounds", options.rounds);
-    options.packets = flag(arg, "packets", options.packets);
-    options.kernel_rounds = flag(arg, "kernel-rounds", options.kernel_rounds);
-    options.scrapes = flag(arg, "scrapes", options.scrapes);
-  }
+  std::vector<char*> benchmark_args;
+  const Options options = parse_options(argc, argv, benchmark_args);
   if (::geteuid() != 0) throw std::runtime_error("the benchmark loads BPF: run it as root");
   if (sysctl_stats_on())
     std::fprintf(stderr,
@@ -164,228 +457,22 @@ int run(int argc, char** argv) {
   install_cleanup_on_signals();
 
   std::fprintf(stderr, "setting up the namespaces and the programs...\n");
-  std::optional<BenchNetwork> network_holder;
-  if (options.rounds > 0 || options.kernel_rounds > 0) network_holder.emplace();
-  BenchNetwork& network = *network_holder;
-  std::unique_ptr<BenchProgram> ours;
-  std::unique_ptr<BenchProgram> ours_hash;
-  std::unique_ptr<BenchProgram> floor;
-  std::unique_ptr<BenchProgram> oneliner;
-  if (network_holder) {
-    ours = make_our_probe(network.receiver_netns_inum(), ProbeLayout::array);
-    ours_hash = make_our_probe(network.receiver_netns_inum(), ProbeLayout::hash);
-    floor = make_empty_floor();
-    oneliner = make_oneliner();
+  WallClock wall;
+  KernelCosts kernel;
+  if (options.rounds > 0 || options.kernel_rounds > 0) {
+    // Declared after the network, the programs are unloaded before it goes.
+    BenchNetwork network;
+    const Programs programs(network);
+    wall = measure_wall_clock(network, programs, options);
+    kernel = measure_kernel_costs(network, programs, options);
   }
-
-  // Phase 1: added wall-clock ns per packet, statistics off, interleaved.
-  // Each round measures every configuration once, in a rotating order;
-  // differences are paired within the round.
-  enum Config { kBase, kOurs, kControl, kOneLiner, kOursStats, kFloor, kOursHash, kConfigs };
-  const auto measure = [&](Config config) {
-    BenchProgram* program = config == kOurs || config == kOursStats ? ours.get()
-                            : config == kOursHash                   ? ours_hash.get()
-                            : config == kOneLiner                   ? oneliner.get()
-                            : config == kFloor                      ? floor.get()
-                                                                    : nullptr;
-    UniqueFd stats;
-    if (config == kOursStats) stats.reset(bpf_enable_stats(BPF_STATS_RUN_TIME));
-    if (program) program->attach();
-    network.burst(options.packets / 4);  // warm the caches with this configuration
-    // The least of three bursts: an interrupt or another task on the CPU
-    // only ever adds time, so the minimum is the least disturbed figure.
-    double ns = network.burst(options.packets);
-    for (int i = 0; i < 2; ++i) ns = std::min(ns, network.burst(options.packets));
-    if (program) program->detach();
-    return ns;
-  };
-  for (int i = 0; i < 20 && options.rounds > 0; ++i) network.burst(options.packets);  // warm up
-  std::fprintf(stderr, "phase 1: %d rounds of %d configurations x %d packets...\n", options.rounds,
-               static_cast<int>(kConfigs), options.packets);
-  std::vector<double> added[kConfigs];
-  std::vector<double> base_ns;
-  std::vector<double> sampled;
-  for (int round = 0; round < options.rounds; ++round) {
-    double ns[kConfigs];
-    for (int k = 0; k < kConfigs; ++k) {
-      const auto config = static_cast<Config>((k + round) % kConfigs);
-      ns[config] = measure(config);
-    }
-    base_ns.push_back(ns[kBase]);
-    for (int c = 1; c < kConfigs; ++c) added[c].push_back(ns[c] - ns[kBase]);
-    sampled.push_back((ns[kOurs] - ns[kBase]) + kDefaultDuty * (ns[kOursStats] - ns[kOurs]));
-  }
-
-  // Phase 2: kernel-measured ns per event, statistics on (held by the
-  // benchmark), each program attached alone.
-  std::fprintf(stderr, "phase 2: %d rounds of kernel statistics...\n", options.kernel_rounds);
-  std::map<std::string, std::vector<double>> per_event;
-  std::map<std::string, std::vector<double>> together_array;
-  std::map<std::string, std::vector<double>> together_hash;
-  if (options.kernel_rounds > 0) {
-    UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
-    if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
-    for (int round = 0; round < options.kernel_rounds; ++round) {
-      for (BenchProgram* program : {ours.get(), ours_hash.get(), oneliner.get(), floor.get()}) {
-        program->attach();
-        network.burst(options.packets / 4);
-        const RunCounters before = read_run_counters(program->program_fd());
-        network.burst(options.packets);
-        const RunCounters after = read_run_counters(program->program_fd());
-        program->detach();
-        // The same derivation as the dashboards: delta(run time) / delta(runs).
-        BpfProgramStats first;
-        first.run_time_ns = before.run_time_ns;
-        first.run_count = before.run_count;
-        BpfProgramStats second;
-        second.run_time_ns = after.run_time_ns;
-        second.run_count = after.run_count;
-        if (after.run_count > before.run_count)
-          per_event[program->name()].push_back(derive_cost(first, second, 1.0).ns_per_run);
-      }
-      // Each layout and the floor attached together, on the same packets.
-      measure_together(network, {ours.get(), floor.get()}, options.packets, round, together_array);
-      measure_together(network, {ours_hash.get(), floor.get()}, options.packets, round,
-                       together_hash);
-    }
-  }
-  ProgramSize probe_size;
-  ProgramSize floor_size;
-  if (ours) {
-    probe_size = read_program_size(ours->program_fd());
-    floor_size = read_program_size(floor->program_fd());
-  }
-  ours.reset();
-  ours_hash.reset();
-  floor.reset();
-  oneliner.reset();
-
-  // Phase 3: the exporter's own costs.
-  std::fprintf(stderr, "phase 3: poll, render and scrape costs...\n");
-  const auto polls = poll_times({10, 1000, 10000}, 31);
-  int bench_argc = static_cast<int>(benchmark_args.size());
-  const auto render = run_render_benchmarks(bench_argc, benchmark_args.data());
-  const ScrapeCosts scrape = scrape_costs(options.scrapes);
-
-  // The table.
-  const std::string kArrayName = "probe, array layout";
-  const std::string kHashName = "probe, hash layout";
-  const std::string kFloorName = "empty tp_btf (floor)";
-  const Summary ev_ours = summarize(per_event[kArrayName]);
-  const Summary ev_hash = summarize(per_event[kHashName]);
-  const Summary ev_one = summarize(per_event["bpftrace one-liner"]);
-  const Summary ev_floor = summarize(per_event[kFloorName]);
-  const Summary tog_ours = summarize(together_array[kArrayName]);
-  const Summary tog_ours_floor = summarize(together_array[kFloorName]);
-  const Summary tog_hash = summarize(together_hash[kHashName]);
-  const Summary tog_hash_floor = summarize(together_hash[kFloorName]);
-  const Summary add_ours = summarize(added[kOurs]);
-  const Summary add_hash = summarize(added[kOursHash]);
-  const Summary add_one = summarize(added[kOneLiner]);
-  const Summary add_floor = summarize(added[kFloor]);
-  const Summary add_always = summarize(added[kOursStats]);
-  const Summary add_sampled = summarize(sampled);
-  const Summary control = summarize(added[kControl]);
-  const Summary base = summarize(base_ns);
-  // The statistics' own share in the default mode: duty x (always - off).
-  std::vector<double> stats_increment;
-  for (std::size_t i = 0; i < added[kOurs].size(); ++i)
-    stats_increment.push_back(kDefaultDuty * (added[kOursStats][i] - added[kOurs][i]));
-  const Summary default_stats = summarize(stats_increment);
-
-  const double event_vs_one = ev_ours.median / ev_one.median;
-  const double event_vs_floor = ev_ours.median / ev_floor.median;
-  const double hash_vs_floor = ev_hash.median / ev_floor.median;
-  const double together_vs_floor = tog_ours.median / tog_ours_floor.median;
-  const double together_hash_vs_floor = tog_hash.median / tog_hash_floor.median;
-  const double packet_vs_one = add_ours.median / add_one.median;
-  const double hash_packet_vs_one = add_hash.median / add_one.median;
-
-  std::vector<Row> rows;
-  rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
-  rows.push_back({"(1) kernel ns/event, alone: probe, array layout (own namespace)",
-                  fmt(ev_ours.median), spread(ev_ours), ""});
-  rows.push_back({"(1) kernel ns/event, alone: probe, hash layout (other namespaces)",
-                  fmt(ev_hash.median), spread(ev_hash), ""});
-  rows.push_back(
-      {"(1) kernel ns/event, alone: bpftrace one-liner", fmt(ev_one.median), spread(ev_one), ""});
-  rows.push_back({"(1) kernel ns/event, alone: empty tp_btf (floor)", fmt(ev_floor.median),
-                  spread(ev_floor), ""});
-  rows.push_back({"    array probe / one-liner", fmt(event_vs_one, 2), "",
-                  "<= 0.50: " + verdict(event_vs_one <= 0.5)});
-  rows.push_back({"    array probe / floor", fmt(event_vs_floor, 2), "",
-                  "<= 1.35: " + verdict(event_vs_floor <= 1.35)});
-  rows.push_back({"    hash probe / floor", fmt(hash_vs_floor, 2), "", ""});
-  rows.push_back(
-      {"(1) kernel ns/event, together: array probe", fmt(tog_ours.median), spread(tog_ours), ""});
-  rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(tog_ours_floor.median),
-                  spread(tog_ours_floor), ""});
-  rows.push_back({"    array probe / floor, together", fmt(together_vs_floor, 2), "",
-                  "<= 1.35: " + verdict(together_vs_floor <= 1.35)});
-  rows.push_back(
-      {"(1) kernel ns/event, together: hash probe", fmt(tog_hash.median), spread(tog_hash), ""});
-  rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(tog_hash_floor.median),
-                  spread(tog_hash_floor), ""});
-  rows.push_back({"    hash probe / floor, together", fmt(together_hash_vs_floor, 2), "", ""});
-  rows.push_back({"(2) wall ns/packet, no probe (baseline)", fmt(base.median), spread(base), ""});
-  rows.push_back({"(2) added ns/packet: control (no probe vs no probe)", fmt(control.median),
-                  spread(control), "~0"});
-  rows.push_back(
-      {"(2) added ns/packet: probe, array layout", fmt(add_ours.median), spread(add_ours), ""});
-  rows.push_back(
-      {"(2) added ns/packet: probe, hash layout", fmt(add_hash.median), spread(add_hash), ""});
-  rows.push_back(
-      {"(2) added ns/packet: bpftrace one-liner", fmt(add_one.median), spread(add_one), ""});
-  rows.push_back(
-      {"(2) added ns/packet: empty tp_btf (floor)", fmt(add_floor.median), spread(add_floor), ""});
-  // The wall-clock ratio means something only when the noise (the control's
-  // interquartile range) is well below what the one-liner adds.
-  const bool wall_measurable = control.p75 - control.p25 < add_one.median / 2;
-  rows.push_back({"    array probe / one-liner", fmt(packet_vs_one, 2), "",
-                  wall_measurable ? "<= 0.20: " + verdict(packet_vs_one <= 0.2)
-                                  : "<= 0.20: too noisy to judge (control)"});
-  rows.push_back({"    hash probe / one-liner", fmt(hash_packet_vs_one, 2), "", ""});
-  rows.push_back(
-      {"(3) added ns/packet: bpf_stats.mode off", fmt(add_ours.median), spread(add_ours), ""});
-  rows.push_back({"(3) added ns/packet: bpf_stats.mode sampled (" +
-                      format_duration(BpfStatsConfig{}.window) + " every " +
-                      format_duration(BpfStatsConfig{}.period) + ")",
-                  fmt(add_sampled.median), spread(add_sampled), ""});
-  rows.push_back({"(3) added ns/packet: bpf_stats.mode always", fmt(add_always.median),
-                  spread(add_always), ""});
-  rows.push_back({"    sampled - off (statistics' share)", fmt(default_stats.median, 2),
-                  spread(default_stats, 2), "<= 5: " + verdict(default_stats.median <= 5)});
-  for (const auto& [devices, summary] : polls) {
-    const bool goal = devices == 1000;
-    rows.push_back({"(4) poll ms, " + std::to_string(devices) + " devices (synthetic)",
-                    fmt(summary.median, 3), spread(summary, 3),
-                    goal ? "<= 2 ms: " + verdict(summary.median <= 2) : ""});
-  }
-  for (const auto& [series, ms] : render) {
-    const double limit = series == 1000 ? 2 : 150;
-    rows.push_back({"(4) /metrics render+serialize ms, " + std::to_string(series) + " series",
-                    fmt(ms, 3), "", "<= " + fmt(limit, 0) + " ms: " + verdict(ms <= limit)});
-  }
-  rows.push_back({"(4) /metrics over HTTP ms, real exporter (" + std::to_string(scrape.series) +
-                      " device x CPU series)",
-                  fmt(scrape.latency_ms.median, 3), spread(scrape.latency_ms, 3), ""});
-  rows.push_back({"(4) RSS MiB after " + std::to_string(options.scrapes) + " scrapes",
-                  fmt(scrape.rss_mib, 1), "", "<= 10 MiB: " + verdict(scrape.rss_mib <= 10)});
-  rows.push_back({"(5) probe: BPF instructions after the verifier (xlated)",
-                  std::to_string(probe_size.xlated_insns), "", ""});
-  rows.push_back(
-      {"(5) probe: machine code bytes (jited)", std::to_string(probe_size.jited_bytes), "", ""});
-  rows.push_back(
-      {"(5) floor: xlated instructions / jited bytes",
-       std::to_string(floor_size.xlated_insns) + " / " + std::to_string(floor_size.jited_bytes), "",
-       ""});
-  add_memory_rows(rows);
+  const ExporterCosts exporter = measure_exporter_costs(benchmark_args, options.scrapes);
 
   std::printf(
       "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
       "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",
       options.rounds, options.packets, options.kernel_rounds);
-  print_table(rows);
+  print_table(table_rows(wall, kernel, exporter, options.scrapes));
   return 0;
 }
 

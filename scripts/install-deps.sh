@@ -27,6 +27,8 @@ packages=(
   iproute2 procps curl prometheus bpftrace util-linux
   # fleet checks (Helm from npm, schema validation)
   nodejs unzip
+  # the monitoring mixin (mixin/) that generates dashboards/ and rules/
+  jsonnet
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
   # kernel matrix: Debian kernels booted under qemu with a busybox initramfs

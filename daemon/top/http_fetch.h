@@ -7,10 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "top/http_fetch_error.h"
 #include "top/http_response.h"
 #include "top/http_url.h"
-
-#include "top/http_fetch_error.h"
 
 namespace netif_rx {
 

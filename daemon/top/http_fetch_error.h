@@ -1,4 +1,4 @@
-// The error thrown by the functions of top/http_fetch.h.
+// The error thrown by the functions of top/http_fetch.h and top/http_response.h.
 #pragma once
 
 #include <stdexcept>

@@ -18,8 +18,8 @@
 #include "top/top_rate_table.h"
 #include "top/top_source.h"
 #include "top/top_terminal.h"
-#include "util/signals.h"
 #include "util/printable.h"
+#include "util/signals.h"
 
 namespace netif_rx {
 namespace {

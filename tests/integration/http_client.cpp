@@ -20,8 +20,9 @@ std::string escaped(const std::string& value) {
 
 netif_rx::HttpResponse http_get(int port, const std::string& path) {
   try {
-    return netif_rx::http_get("http://127.0.0.1:" + std::to_string(port) + path,
-                              std::chrono::seconds(5));
+    netif_rx::HttpClientOptions options;
+    options.timeout = std::chrono::seconds(5);
+    return netif_rx::http_get("http://127.0.0.1:" + std::to_string(port) + path, options);
   } catch (const HttpFetchError&) {
     return {};
   }
