@@ -20,7 +20,8 @@ code=$(curl -s -m 30 -o "$work/first.txt" -w '%{http_code}' "http://127.0.0.1:$p
 expect "the first scrape starts the exporter and is answered (HTTP $code)" test "$code" = 200
 expect "the answer is the exporter's exposition" grep -q '^netif_rx_exporter_probe_attached 1$' "$work/first.txt"
 expect "the log names the passed socket" grep -q "msg=\"listening\" address=127.0.0.1:$port " "$work/activated.log"
-expect "/-/ready on the passed socket" test "$(curl -s -m 5 "http://127.0.0.1:$port/-/ready")" = Ready
+# The first scrape may be answered before READY (the privilege check follows the listeners).
+expect "/-/ready on the passed socket" wait_http "http://127.0.0.1:$port/-/ready" 200
 served=0
 for _ in $(seq 20); do
   [[ $(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/-/healthy") == 200 ]] && served=$((served + 1))

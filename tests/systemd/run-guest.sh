@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # systemd as PID 1: boots Debian bookworm (a root built by mmdebstrap from
-# Debian's archive, packed as an initramfs) with bookworm's 6.1 kernel under
-# qemu (software emulation), installs the package with dpkg under the running
-# systemd and runs tests/systemd/guest-test.sh there (see its checks).
+# Debian's archive, packed as an initramfs) under qemu (software emulation),
+# once with bookworm's 6.1 kernel and once with bullseye's 5.10 (both from
+# tests/vm/kernels.list), installs the package with dpkg under the running
+# systemd and runs tests/systemd/guest-test.sh there (see its checks). The
+# package, the root and the initramfs are built once; both guests boot at once.
 #   run-guest.sh DEB_DIR      (DEB_DIR: where `make deb` puts the package)
-# Downloads are cached outside the source tree:
-#   $NETIF_RX_CACHE (default ~/.cache/netif_rx_exporter)/systemd-guest
+# Downloads are cached outside the source tree: the root in
+#   $NETIF_RX_CACHE (default ~/.cache/netif_rx_exporter)/systemd-guest, the
+#   kernels where tests/vm/fetch-kernel.sh keeps them.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,15 +36,15 @@ dpkg-deb -R "$deb" "$work/upgrade" || die "dpkg-deb -R failed"
 sed -i 's/^Version: .*/&+upgrade1/' "$work/upgrade/DEBIAN/control"
 dpkg-deb -b "$work/upgrade" "$work/upgrade.deb" >/dev/null || die "dpkg-deb -b failed"
 
-# 2. Bookworm's kernel: the kernel matrix's fetcher when present, or the same
-#    private apt download into the same cache.
-if [[ -x "$source_dir/tests/vm/fetch-kernel.sh" ]]; then
-  kernel_dir=$(bash "$source_dir/tests/vm/fetch-kernel.sh" 6.1) || die "fetching the 6.1 kernel failed"
-else
-  kernel_dir=$(bash "$here/fetch-bookworm-kernel.sh" "$cache/kernels") || die "fetching the 6.1 kernel failed"
-fi
-veth=$(find "$kernel_dir/modules" -name 'veth.ko*' | head -n 1)
-[[ -f "$kernel_dir/vmlinuz" && -n "$veth" ]] || die "no vmlinuz or veth module in $kernel_dir"
+# 2. The kernels, pinned in tests/vm/kernels.list: bookworm's 6.1 and
+#    bullseye's 5.10 (before 5.19: the polling thread keeps CAP_BPF there).
+kernels=(6.1 5.10)
+declare -A kernel_dirs
+for name in "${kernels[@]}"; do
+  kernel_dir=$(bash "$source_dir/tests/vm/fetch-kernel.sh" "$name") || die "fetching the $name kernel failed"
+  [[ -f "$kernel_dir/vmlinuz" ]] || die "no vmlinuz in $kernel_dir"
+  kernel_dirs[$name]=$kernel_dir
+done
 
 # 3. The root: systemd, the test's tools, and the package's dependencies as
 #    the package declares them (so dpkg -i works offline in the guest and
@@ -69,10 +72,20 @@ overlay="$work/overlay"
 mkdir -p "$overlay/root" "$overlay/usr/local/sbin" "$overlay/etc/systemd/system/multi-user.target.wants"
 cp "$deb" "$overlay/root/netif-rx-exporter.deb"
 cp "$work/upgrade.deb" "$overlay/root/netif-rx-exporter-upgrade.deb"
-case $veth in
-  *.xz) xz -dc "$veth" >"$overlay/root/veth.ko" ;;
-  *) cp "$veth" "$overlay/root/veth.ko" ;;
-esac
+# Each kernel's veth module, named after its release (the package name
+# without linux-image-), for the guest's insmod /root/veth-$(uname -r).ko.
+for name in "${kernels[@]}"; do
+  kernel_dir=${kernel_dirs[$name]}
+  release=$(basename "$kernel_dir")
+  release=${release#linux-image-}
+  release=${release%%_*}
+  veth=$(find "$kernel_dir/modules" -name 'veth.ko*' | head -n 1)
+  [[ -n "$veth" ]] || die "no veth module in $kernel_dir"
+  case $veth in
+    *.xz) xz -dc "$veth" >"$overlay/root/veth-$release.ko" ;;
+    *) cp "$veth" "$overlay/root/veth-$release.ko" ;;
+  esac
+done
 install -m 0755 "$here/guest-test.sh" "$overlay/usr/local/sbin/guest-test"
 cat >"$overlay/etc/systemd/system/guest-test.service" <<'UNIT'
 [Unit]
@@ -93,21 +106,45 @@ ln -s ../guest-test.service "$overlay/etc/systemd/system/multi-user.target.wants
 (cd "$overlay" && find . -mindepth 1 | cpio --quiet -o -H newc -R 0:0) >"$work/overlay.cpio"
 cat "$base" "$work/overlay.cpio" >"$work/initrd.cpio"
 
-# 5. Boot. systemd powers the guest off when the checks are done.
-echo "booting bookworm's $(basename "$kernel_dir") with systemd as PID 1 under qemu (tcg)"
+# 5. Boot every kernel at once with the same initrd (most of a guest's time
+#    is waiting: systemd's start-up, the test's sleeps, the watchdog).
+#    systemd powers each guest off when its checks are done.
+boot() {
+  local name=$1 kernel_dir=${kernel_dirs[$1]} started rc
+  started=$(date +%s)
+  timeout 900 qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max -m 2048 -smp 2 \
+    -nographic -no-reboot -kernel "$kernel_dir/vmlinuz" -initrd "$work/initrd.cpio" \
+    -append 'console=ttyS0 panic=-1 rdinit=/lib/systemd/systemd systemd.unit=multi-user.target systemd.show_status=0 quiet' \
+    </dev/null >"$work/console-$name.log" 2>&1
+  rc=$?
+  echo "$rc $(($(date +%s) - started))" >"$work/boot-$name.result"
+}
+echo "booting $(for name in "${kernels[@]}"; do printf '%s ' "$(basename "${kernel_dirs[$name]}")"; done)at once, systemd as PID 1, qemu (tcg); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 started=$(date +%s)
-timeout 900 qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max -m 2048 -smp 2 \
-  -nographic -no-reboot -kernel "$kernel_dir/vmlinuz" -initrd "$work/initrd.cpio" \
-  -append 'console=ttyS0 panic=-1 rdinit=/lib/systemd/systemd systemd.unit=multi-user.target systemd.show_status=0 quiet' \
-  </dev/null >"$work/console.log" 2>&1
-rc=$?
-elapsed=$(($(date +%s) - started))
-grep -E '^(ok|FAIL|figure): |^netif_rx_packets_total|^guest-test: |^---|level=' "$work/console.log" | tr -d '\r'
-echo "qemu: exit $rc after ${elapsed} s (boot, checks, power-off)"
-summary=$(grep -a '^guest-test: ' "$work/console.log" | tr -d '\r' | tail -n 1)
-if [[ -z "$summary" ]]; then
-  tail -n 60 "$work/console.log" >&2
-  die "the guest did not finish its checks (qemu exit $rc)"
-fi
-[[ "$summary" == *", 0 failed" ]] || die "$summary"
-echo "PASS: $summary"
+pids=()
+for name in "${kernels[@]}"; do
+  boot "$name" &
+  pids+=($!)
+done
+wait "${pids[@]}"
+echo "both guests done after $(($(date +%s) - started)) s; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+failed=()
+for name in "${kernels[@]}"; do
+  log="$work/console-$name.log"
+  read -r rc elapsed <"$work/boot-$name.result"
+  echo "=== kernel $name ($(basename "${kernel_dirs[$name]}"))"
+  grep -aE '^(ok|FAIL|figure): |^netif_rx_packets_total|^guest-test: |^---|level=' "$log" | tr -d '\r' | sed "s/^/[$name] /"
+  echo "[$name] qemu: exit $rc after ${elapsed} s (boot, checks, power-off)"
+  summary=$(grep -a '^guest-test: ' "$log" | tr -d '\r' | tail -n 1)
+  if [[ -z "$summary" ]]; then
+    tail -n 60 "$log" | sed "s/^/[$name] /" >&2
+    failed+=("$name: the guest did not finish its checks (qemu exit $rc)")
+  elif [[ "$summary" != *", 0 failed" ]]; then
+    failed+=("$name: $summary")
+  else
+    echo "[$name] PASS: $summary"
+  fi
+done
+[[ ${#failed[@]} -eq 0 ]] || die "$(IFS=';'; echo "${failed[*]}")"
+echo "PASS: every kernel (${kernels[*]})"
