@@ -52,11 +52,16 @@ class LiveDeviceEventsTest : public ::testing::Test {
   // from what it held: never reset.
   void expect_count_continues(const std::string& after) {
     ASSERT_EQ(send_udp(peer_, 0, pair_.a.address, kBurst, 20), kBurst) << after;
-    expected_ += kBurst;
+    const double wanted = expected_ + kBurst;
     const Series series = scrape_until(*exporter_, [&](const Series& s) {
-      return sum_where(s, kPackets, {{"device", port_}}) >= expected_;
+      return sum_where(s, kPackets, {{"device", port_}}) >= wanted;
     });
-    EXPECT_EQ(sum_where(series, kPackets, {{"device", port_}}), expected_) << "after " << after;
+    const double now = sum_where(series, kPackets, {{"device", port_}});
+    EXPECT_GE(now, wanted) << "after " << after << ": the count went back";
+    // The burst, and at most a stray frame the kernel itself may deliver to
+    // the port while a bridge is torn down: a reset would show far less.
+    EXPECT_LE(now, wanted + 2) << "after " << after;
+    expected_ = now;
   }
 
   TestNetwork network_{"nrx" + std::to_string(::getpid() % 100000) + "e"};
