@@ -174,7 +174,8 @@ TEST(StructuredLogging, PlainTextIsAllMessage) {
 }
 
 TEST(StructuredLogging, SourceIsTheLastTwoPathComponents) {
-  EXPECT_EQ(log_source("/work/src/daemon/web/http_server.cpp", 92), "web/http_server.cpp:92");
+  EXPECT_EQ(log_source("/home/builder/src/daemon/web/http_server.cpp", 92),
+            "web/http_server.cpp:92");
   EXPECT_EQ(log_source("daemon/app/app.cpp", 7), "app/app.cpp:7");
   EXPECT_EQ(log_source("main.cpp", 3), "main.cpp:3");
 }
