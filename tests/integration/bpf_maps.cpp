@@ -8,6 +8,8 @@
 #include <fstream>
 #include <set>
 
+#include "util/unique_fd.h"
+
 namespace netif_rx::test {
 namespace {
 
@@ -25,92 +27,77 @@ std::set<std::uint32_t> map_ids_of(pid_t pid) {
   return ids;
 }
 
+// Calls `use(fd, info)` for each map of `pid` named `name`, with a
+// descriptor of its own that is closed afterwards.
+template <typename Use>
+void for_each_map_named(pid_t pid, const std::string& name, Use use) {
+  for (std::uint32_t id : map_ids_of(pid)) {
+    const UniqueFd fd(bpf_map_get_fd_by_id(id));
+    if (!fd.valid()) continue;
+    bpf_map_info info{};
+    std::uint32_t length = sizeof info;
+    if (bpf_obj_get_info_by_fd(fd.get(), &info, &length) == 0 && name == info.name) {
+      use(fd.get(), info);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<netif_rx_device_key> map_keys(pid_t pid, const std::string& map_name) {
   std::vector<netif_rx_device_key> keys;
-  for (std::uint32_t id : map_ids_of(pid)) {
-    const int fd = bpf_map_get_fd_by_id(id);
-    if (fd < 0) continue;
-    bpf_map_info info{};
-    std::uint32_t length = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 && map_name == info.name &&
-        info.key_size == sizeof(netif_rx_device_key)) {
-      netif_rx_device_key key{};
-      netif_rx_device_key next{};
-      bool first = true;
-      while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
-        first = false;
-        key = next;
-        keys.push_back(key);
-      }
+  for_each_map_named(pid, map_name, [&](int fd, const bpf_map_info& info) {
+    if (info.key_size != sizeof(netif_rx_device_key)) return;
+    netif_rx_device_key key{};
+    netif_rx_device_key next{};
+    bool first = true;
+    while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
+      first = false;
+      key = next;
+      keys.push_back(key);
     }
-    ::close(fd);
-  }
+  });
   return keys;
 }
 
 std::vector<netif_rx_device_key> counted_devices(pid_t pid, std::uint32_t host_netns_inum) {
   std::vector<netif_rx_device_key> keys = map_keys(pid, "device_counters");
   const int cpus = libbpf_num_possible_cpus();
-  for (std::uint32_t id : map_ids_of(pid)) {
-    const int fd = bpf_map_get_fd_by_id(id);
-    if (fd < 0) continue;
-    bpf_map_info info{};
-    std::uint32_t length = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 &&
-        std::string("host_counters") == info.name && cpus > 0) {
-      std::vector<netif_rx_counters> values(static_cast<std::size_t>(cpus));
-      for (std::uint32_t slot = 0; slot < info.max_entries; ++slot) {
-        if (bpf_map_lookup_elem(fd, &slot, values.data()) != 0) continue;
-        for (const auto& cpu : values) {
-          if (cpu.packets == 0) continue;
-          keys.push_back({host_netns_inum, slot});
-          break;
-        }
+  if (cpus <= 0) return keys;
+  for_each_map_named(pid, "host_counters", [&](int fd, const bpf_map_info& info) {
+    std::vector<netif_rx_counters> values(static_cast<std::size_t>(cpus));
+    for (std::uint32_t slot = 0; slot < info.max_entries; ++slot) {
+      if (bpf_map_lookup_elem(fd, &slot, values.data()) != 0) continue;
+      for (const auto& cpu : values) {
+        if (cpu.packets == 0) continue;
+        keys.push_back({host_netns_inum, slot});
+        break;
       }
     }
-    ::close(fd);
-  }
+  });
   return keys;
 }
 
 bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::string& name) {
   bool written = false;
-  for (std::uint32_t id : map_ids_of(pid)) {
-    const int fd = bpf_map_get_fd_by_id(id);
-    if (fd < 0) continue;
-    bpf_map_info info{};
-    std::uint32_t length = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 &&
-        std::string("device_names") == info.name) {
-      netif_rx_device_name value{};
-      name.copy(value.name, sizeof value.name - 1);
-      written = bpf_map_update_elem(fd, &key, &value, BPF_ANY) == 0;
-    }
-    ::close(fd);
-  }
+  for_each_map_named(pid, "device_names", [&](int fd, const bpf_map_info&) {
+    netif_rx_device_name value{};
+    name.copy(value.name, sizeof value.name - 1);
+    written = bpf_map_update_elem(fd, &key, &value, BPF_ANY) == 0;
+  });
   return written;
 }
 
 int fill_device_names(pid_t pid, std::uint32_t netns_inum, int most) {
   int written = 0;
-  for (std::uint32_t id : map_ids_of(pid)) {
-    const int fd = bpf_map_get_fd_by_id(id);
-    if (fd < 0) continue;
-    bpf_map_info info{};
-    std::uint32_t length = sizeof info;
-    if (bpf_obj_get_info_by_fd(fd, &info, &length) == 0 &&
-        std::string("device_names") == info.name) {
-      const netif_rx_device_name value{"fill"};
-      for (int i = 0; i < most; ++i) {
-        const netif_rx_device_key key{netns_inum, 100000 + static_cast<std::uint32_t>(i)};
-        if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST) != 0) break;
-        ++written;
-      }
+  for_each_map_named(pid, "device_names", [&](int fd, const bpf_map_info&) {
+    const netif_rx_device_name value{"fill"};
+    for (int i = 0; i < most; ++i) {
+      const netif_rx_device_key key{netns_inum, 100000 + static_cast<std::uint32_t>(i)};
+      if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST) != 0) break;
+      ++written;
     }
-    ::close(fd);
-  }
+  });
   return written;
 }
 
