@@ -41,7 +41,7 @@ struct netif_rx_counters {
 
 /* Slots of the `untracked_counters` map (a per-CPU array). */
 #define NETIF_RX_SLOT_UNTRACKED 0 /* packets of devices that got no entry */
-#define NETIF_RX_SLOT_COUNTED 1	  /* every packet the probe counted, tracked or not */
+#define NETIF_RX_SLOT_COUNTED 1	  /* packets the probe counted, tracked or not (bytes stay 0) */
 #define NETIF_RX_TOTAL_SLOTS 2
 
 /* The name the probe saw when it first counted a device of another network
