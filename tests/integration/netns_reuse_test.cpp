@@ -144,9 +144,7 @@ TEST_F(NamespaceReuse, AReusedInodeNumberNeverContinuesADeadNamespacesCounters) 
     ASSERT_NE(dead_inode, 0u) << "ip netns add " << dead << " failed";
     const VethPair pair = add_pod_device(dead);
     ASSERT_EQ(send_udp(home_, 0, pair.b.address, kFirstBurst, kPayload), kFirstBurst);
-    scrape_until(exporter, [&](const Series& s) {
-      return exported(s, dead_inode) == kFirstBurst;
-    });
+    scrape_until(exporter, [&](const Series& s) { return exported(s, dead_inode) == kFirstBurst; });
     ASSERT_EQ(exported(exporter.scrape(), dead_inode), kFirstBurst) << exporter.log();
     namespaces_.remove(dead);
     inode = dead_inode;
@@ -154,9 +152,8 @@ TEST_F(NamespaceReuse, AReusedInodeNumberNeverContinuesADeadNamespacesCounters) 
     namespaces_.remove_all_but(reused);
   }
   ASSERT_FALSE(reused.empty())
-      << "no new namespace got a deleted namespace's inode number in " << kCycles
-      << " cycles (" << attempts
-      << " namespaces created): other processes took the freed numbers meanwhile";
+      << "no new namespace got a deleted namespace's inode number in " << kCycles << " cycles ("
+      << attempts << " namespaces created): other processes took the freed numbers meanwhile";
   std::printf("namespace reuse: inode %u reused after %d cycle(s), %d namespace(s) created\n",
               inode, cycle, attempts);
 

@@ -147,7 +147,8 @@ TEST(PollStep, DeletesANameLeftWithoutCountersForTwoPolls) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 2, 1)};
-  contents.device_names = {{{kOther, 2, 0}, "veth0"}, {{kOther, 9, 0}, "orphan"}, {{kOther, 8, 0}, "late"}};
+  contents.device_names = {
+      {{kOther, 2, 0}, "veth0"}, {{kOther, 9, 0}, "orphan"}, {{kOther, 8, 0}, "late"}};
   EXPECT_TRUE(step.run(contents, steady_links({}), t0).deletions.empty());
   contents.device_counters.push_back(device(kOther, 8, 1));  // its counters came in meanwhile
   const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
@@ -271,8 +272,8 @@ TEST(PollStep, ReusedInodeSeenTogetherKeepsOneSeries) {
   ASSERT_EQ(result.snapshot.devices.size(), 1u);
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_FALSE(result.deletions[0].key == result.snapshot.devices[0].key);
-  std::uint64_t accounted = result.snapshot.devices[0].per_cpu[0].packets +
-                            result.snapshot.removed_per_cpu[0].packets;
+  std::uint64_t accounted =
+      result.snapshot.devices[0].per_cpu[0].packets + result.snapshot.removed_per_cpu[0].packets;
   EXPECT_EQ(accounted, 43u);
 }
 
