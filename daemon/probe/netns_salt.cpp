@@ -18,7 +18,8 @@ struct BtfDeleter {
 NetnsSaltSupport netns_salt_support(const std::string& btf_path) {
   std::unique_ptr<btf, BtfDeleter> kernel(btf__parse(btf_path.c_str(), nullptr));
   if (!kernel) {
-    return {NetnsSaltSupport::Kind::unknown, "reading " + btf_path + " failed: " + std::strerror(errno)};
+    return {NetnsSaltSupport::Kind::unknown,
+            "reading " + btf_path + " failed: " + std::strerror(errno)};
   }
   const int id = btf__find_by_name_kind(kernel.get(), "net", BTF_KIND_STRUCT);
   if (id <= 0) return {NetnsSaltSupport::Kind::unknown, btf_path + " has no struct net"};
