@@ -122,6 +122,25 @@ TEST(MapReader, DeletingADeviceRemovesItsNameAndCountersAndToleratesMissingEntri
   EXPECT_TRUE(reader.delete_device({7, 1, 0}).empty());  // already gone: fine
 }
 
+// A namespace that got a dead one's inode number: the same (netns, ifindex)
+// under another salt is another entry, read, named and deleted on its own.
+TEST(MapReader, EntriesThatDifferOnlyInTheirSaltAreTwoDevices) {
+  FakeMaps maps;
+  maps.add_device({7, 2, 0x1111}, 10);
+  maps.add_device({7, 2, 0x2222}, 20);
+  maps.add_name({7, 2, 0x1111}, "eth0");
+  maps.add_name({7, 2, 0x2222}, "eth0");
+  auto reader = maps.reader();
+  ASSERT_EQ(reader.read_device_counters().value.size(), 2u);
+  EXPECT_EQ(reader.read_device_names().value.size(), 2u);
+  EXPECT_TRUE(reader.delete_device({7, 2, 0x1111}).empty());
+  const auto left = reader.read_device_counters();
+  ASSERT_EQ(left.value.size(), 1u);
+  EXPECT_EQ(left.value[0].key, (netif_rx_device_key{7, 2, 0x2222}));
+  EXPECT_EQ(left.value[0].per_cpu[1].packets, 20u);
+  EXPECT_TRUE(maps.names->contains(netif_rx_device_key{7, 2, 0x2222}));
+}
+
 TEST(MapReader, DeleteErrorsNameEachMap) {
   FakeMaps maps;
   maps.counters->remove_error = EPERM;
