@@ -84,7 +84,7 @@ if grep -q netif_rx_large_map /proc/cmdline; then
 fi
 # veth and bonding, dependencies first (make-initramfs.sh wrote the order).
 for module in $(cat /lib/modules/load-order); do
-  insmod /lib/modules/$module.ko || fail "insmod $module.ko"
+  insmod "/lib/modules/$module.ko" || fail "insmod $module.ko"
 done
 
 # Two namespaces joined by a veth pair; static neighbours and no IPv6, so
@@ -126,15 +126,16 @@ run_check() {
 # once and nothing comes back. With MULTICAST, the bond pings 224.0.0.1 at
 # the same time: the kernel loops each one back to the bond, which so gets a
 # series of its own (its ports' counts are not touched: it sends, they don't
-# receive). Each ping ends at its 1 s deadline (an interrupted ping may have
-# counted a packet it had not sent yet); sent1/sent2 say how many went.
+# receive). Each ping ends 1 s after its last packet (-W 1; busybox's -w
+# does not cut that wait, and an interrupted ping may count a packet it has
+# not sent yet); sent1/sent2 say how many went.
 burst_ports() {
-  for i in 1 2; do
-    $iproute netns exec c ping -q -c "$1" -i 0.02 -w 1 10.97.$i.1 >/tmp/burst$i.log 2>&1 &
-    eval "ping$i=\$!"
-  done
-  [ -n "${2:-}" ] && ping -q -c 3 -i 0.05 -w 1 -I "$2" 224.0.0.1 >/dev/null 2>&1
-  wait $ping1 $ping2
+  $iproute netns exec c ping -q -c "$1" -i 0.02 -W 1 10.97.1.1 >/tmp/burst1.log 2>&1 &
+  ping1=$!
+  $iproute netns exec c ping -q -c "$1" -i 0.02 -W 1 10.97.2.1 >/tmp/burst2.log 2>&1 &
+  ping2=$!
+  [ -n "${2:-}" ] && ping -q -c 3 -i 0.05 -W 1 -I "$2" 224.0.0.1 >/dev/null 2>&1
+  wait "$ping1" "$ping2"
   sent1=$(awk '/packets transmitted/ {print $1}' /tmp/burst1.log)
   sent2=$(awk '/packets transmitted/ {print $1}' /tmp/burst2.log)
 }
