@@ -46,8 +46,9 @@ test-build: deps
 	@cmake -S . -B $(TEST_BUILD_DIR) -DCMAKE_BUILD_TYPE=Debug -DNETIF_RX_SANITIZE=ON >/dev/null
 	@cmake --build $(TEST_BUILD_DIR) -j $(JOBS)
 
+# One test per core; tests/CMakeLists.txt says which tests never overlap.
 test: test-build format-check
-	@cd $(TEST_BUILD_DIR) && ctest --output-on-failure --no-tests=error
+	@cd $(TEST_BUILD_DIR) && ctest -j $(JOBS) --output-on-failure --no-tests=error
 
 # Regenerates dashboards/*.json and rules/netif_rx_exporter.rules.yml from the jsonnet mixin
 # (mixin/); make test fails while they differ from its rendering.
