@@ -95,8 +95,9 @@ struct PollResult {
 // then the higher salt); older ones are removed. Entries of one (netns inode,
 // ifindex) with different salts are different devices: a namespace that got
 // a dead one's inode number (see netif_rx_device_key), whose device so starts
-// from zero instead of continuing the dead one's count. Every entry removed adds its last read counts to the
-// removed counters, so that counted = exported + untracked + removed.
+// from zero instead of continuing the dead one's count. Every entry removed
+// adds its last read counts to the removed counters, so that counted =
+// exported + untracked + removed.
 class PollStep {
  public:
   using Clock = std::chrono::steady_clock;
