@@ -120,16 +120,30 @@ run_check() {
 # once and nothing comes back. With MULTICAST, the bond pings 224.0.0.1 at
 # the same time: the kernel loops each one back to the bond, which so gets a
 # series of its own (its ports' counts are not touched: it sends, they don't
-# receive). Each ping ends 1 s after its last packet (-W 1; busybox's -w
-# does not cut that wait, and an interrupted ping may count a packet it has
-# not sent yet); sent1/sent2 say how many went.
+# receive). Without replies a ping waits for one (-W 1) after its last
+# packet: once both ports' own rx counters show all N, the pings are
+# interrupted (not before: an interrupted busybox ping may count a packet it
+# has not sent yet). sent1/sent2 say how many went.
 burst_ports() {
+  rx1=$(cat /sys/class/net/bp1/statistics/rx_packets)
+  rx2=$(cat /sys/class/net/bp2/statistics/rx_packets)
   $iproute netns exec c ping -q -c "$1" -i 0.02 -W 1 10.97.1.1 >/tmp/burst1.log 2>&1 &
   ping1=$!
   $iproute netns exec c ping -q -c "$1" -i 0.02 -W 1 10.97.2.1 >/tmp/burst2.log 2>&1 &
   ping2=$!
-  [ -n "${2:-}" ] && ping -q -c 3 -i 0.05 -W 1 -I "$2" 224.0.0.1 >/dev/null 2>&1
-  wait "$ping1" "$ping2"
+  ping3=
+  if [ -n "${2:-}" ]; then
+    ping -q -c 3 -i 0.05 -W 1 -I "$2" 224.0.0.1 >/dev/null 2>&1 &
+    ping3=$!
+  fi
+  for _ in $(seq 1 40); do
+    sleep 0.05
+    [ $(($(cat /sys/class/net/bp1/statistics/rx_packets) - rx1)) -ge "$1" ] &&
+      [ $(($(cat /sys/class/net/bp2/statistics/rx_packets) - rx2)) -ge "$1" ] && break
+  done
+  [ -n "$ping3" ] && sleep 0.1 # its three packets, 0.05 s apart
+  kill -INT "$ping1" "$ping2" $ping3 2>/dev/null
+  wait "$ping1" "$ping2" $ping3
   sent1=$(awk '/packets transmitted/ {print $1}' /tmp/burst1.log)
   sent2=$(awk '/packets transmitted/ {print $1}' /tmp/burst2.log)
 }
