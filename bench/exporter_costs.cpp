@@ -103,7 +103,7 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
       const auto ifindex = static_cast<std::uint32_t>(1000000 + inserted);
       (*links)[ifindex] =
           LinkInfo{"synth" + std::to_string(inserted), static_cast<std::uint64_t>(inserted + 1)};
-      const netif_rx_device_key key{options.host_netns_inum, ifindex};
+      const netif_rx_device_key key{options.host_netns_inum, ifindex, 0};
       if (bpf_map_update_elem(probe->device_counters_fd(), &key, value.data(), BPF_ANY) != 0)
         throw std::runtime_error("filling the map failed");
     }

@@ -38,7 +38,7 @@ class BenchProgram {
 // Where the probe counts the devices of the namespace it treats as its own.
 enum class ProbeLayout {
   array,  // the per-CPU array by ifindex (the exporter's own namespace)
-  hash,   // the per-CPU hash by (netns, ifindex): other namespaces, large ifindexes
+  hash,   // the per-CPU hash by (netns, ifindex, salt): other namespaces, large ifindexes
 };
 
 // The exporter's probe (tp_btf twin), counting the namespace `netns_inum`.

@@ -50,7 +50,7 @@ Snapshot synthetic_snapshot(int series) {
     char name[16];
     std::snprintf(name, sizeof name, "veth%06d", i);
     snapshot.devices.push_back(
-        {{4026531840U, static_cast<std::uint32_t>(i + 1)},
+        {{4026531840U, static_cast<std::uint32_t>(i + 1), 0},
          name,
          {{123456789ULL + static_cast<unsigned>(i), 987654321012ULL}, {42, 4200}}});
   }

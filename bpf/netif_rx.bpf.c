@@ -12,7 +12,7 @@
  * inlines it since 6.10) and two increments, plus the probe's own total (slot
  * NETIF_RX_SLOT_COUNTED of `untracked_counters`, also an inlined array
  * lookup). Other namespaces, and an ifindex beyond the array, take the per-CPU
- * hash `device_counters` keyed by (netns, ifindex): a device's first packet
+ * hash `device_counters` keyed by (netns, ifindex, netns salt): a device's first packet
  * records its name (other namespaces) and inserts its entry; if a map is full
  * the packet is counted as untracked, so nothing is lost silently, and the
  * device's next packet tries again.
@@ -134,13 +134,31 @@ untracked:
 	return 0;
 }
 
+/* The salt of the device's namespace (see struct netif_rx_device_key): its
+ * hash_mix, 0 where the kernel has none (before 5.1). Read on the hash path
+ * only: the array path of the own namespace loads nothing more. `typed`
+ * (constant once inlined) picks the twin's way of reading: direct access
+ * (tp_btf) or probe reads (classic tracepoint). */
+static __always_inline __u32 netns_salt(struct net_device *dev, bool typed)
+{
+	if (!bpf_core_field_exists(dev->nd_net.net->hash_mix))
+		return 0;
+	if (typed)
+		return dev->nd_net.net->hash_mix;
+	return BPF_CORE_READ(dev, nd_net.net, hash_mix);
+}
+
 /* A device of another namespace, or of an ifindex beyond the array. */
 static __always_inline int count_in_hash(__u32 netns_inum, __u32 ifindex, __u32 len,
-					 struct net_device *dev)
+					 struct net_device *dev, bool typed)
 {
 	struct netif_rx_device_key key = {.netns_inum = netns_inum, .ifindex = ifindex};
 	struct netif_rx_counters *counters;
 
+	/* The own namespace outlives the probe: salt 0, one key form with the
+	 * array's slots. */
+	if (netns_inum != host_netns_inum)
+		key.netns_salt = netns_salt(dev, typed);
 	counters = bpf_map_lookup_elem(&device_counters, &key);
 	if (counters) {
 		counters->packets++;
@@ -151,7 +169,7 @@ static __always_inline int count_in_hash(__u32 netns_inum, __u32 ifindex, __u32 
 }
 
 static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 len,
-					struct net_device *dev)
+					struct net_device *dev, bool typed)
 {
 	struct netif_rx_counters *counters;
 	bool own_namespace = netns_inum == host_netns_inum;
@@ -172,7 +190,7 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 l
 			return 0;
 		}
 	}
-	return count_in_hash(netns_inum, ifindex, len, dev);
+	return count_in_hash(netns_inum, ifindex, len, dev, typed);
 }
 
 SEC("tp_btf/netif_receive_skb")
@@ -180,7 +198,7 @@ int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 {
 	struct net_device *dev = skb->dev;
 
-	return count_packet(dev->nd_net.net->ns.inum, dev->ifindex, skb->len, dev);
+	return count_packet(dev->nd_net.net->ns.inum, dev->ifindex, skb->len, dev, true);
 }
 
 SEC("tracepoint/net/netif_receive_skb")
@@ -190,7 +208,7 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
 
 	return count_packet(BPF_CORE_READ(dev, nd_net.net, ns.inum), BPF_CORE_READ(dev, ifindex),
-			    ctx->len, dev);
+			    ctx->len, dev, false);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -24,10 +24,20 @@
 #define NETIF_RX_MAX_HOST_SLOTS 65536
 
 /* Identity of a receiving device: the network namespace and the ifindex
- * within it. An ifindex alone is ambiguous: every namespace has its own 2. */
+ * within it. An ifindex alone is ambiguous: every namespace has its own 2.
+ * The inode number alone is ambiguous over time: the kernel reuses a dead
+ * namespace's number (lowest free), so a new namespace would continue a dead
+ * one's entries (in Kubernetes every pod's eth0 has the same ifindex). The
+ * salt tells them apart: `struct net`'s hash_mix, random bytes drawn when the
+ * namespace is created (Linux >= 5.1; 0 on older kernels). Two namespaces
+ * that share an inode number over time share a salt with a chance of 2^-32.
+ * The exporter's own namespace outlives the probe: its salt is always 0, so
+ * that its array slots and its hash entries have one key form. All u32 words:
+ * the hash map hashes the key as u32 words, with no padding. */
 struct netif_rx_device_key {
 	__u32 netns_inum; /* inode number of the device's network namespace */
 	__u32 ifindex;	  /* dev->ifindex, unique only within that namespace */
+	__u32 netns_salt; /* the namespace's hash_mix; 0 for the own namespace */
 };
 
 /* Per-CPU counters of one device (the value of the `device_counters` map and
@@ -60,7 +70,8 @@ struct netif_rx_device_name {
 #define NETIF_RX_STATIC_ASSERT _Static_assert
 #endif
 
-NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_key) == 8, "device key is 8 bytes");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_key) == 12,
+		       "device key is three u32 words, no padding");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_counters) % 8 == 0,
 		       "per-CPU values must be a multiple of 8 bytes");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,

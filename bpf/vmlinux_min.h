@@ -43,6 +43,7 @@ struct ns_common {
 
 struct net {
 	struct ns_common ns;
+	__u32 hash_mix; /* random per namespace since Linux 5.1; absent before */
 };
 
 typedef struct {

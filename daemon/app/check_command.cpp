@@ -14,6 +14,7 @@
 #include "app/privileges.h"
 #include "config/config.h"
 #include "devices/netns.h"
+#include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "util/unique_fd.h"
 #include "web/listen_address.h"
@@ -91,6 +92,27 @@ CheckResult check_statistics(const Config& config) {
   return {true, false, what, ""};
 }
 
+// namespaces: all only: whether a namespace that gets a dead one's inode
+// number is told apart from it (not blocking: counting works either way).
+CheckResult check_netns_salt(const CliOptions& cli, const Config& config) {
+  const std::string what = "namespaces that reuse an inode number are told apart";
+  if (config.namespaces != NamespaceMode::all) {
+    return {true, false, what + ": not needed (namespaces: host)", ""};
+  }
+  const NetnsSaltSupport support = netns_salt_support(cli.btf_path);
+  switch (support.kind) {
+    case NetnsSaltSupport::Kind::present:
+      return {true, false, what + " (struct net has hash_mix)", ""};
+    case NetnsSaltSupport::Kind::missing:
+      return {false, false, what + ": struct net has no hash_mix (Linux 5.1 or later)",
+              "a namespace that gets a dead namespace's inode number continues its devices' "
+              "counters until they go idle for stale_after; upgrade the kernel"};
+    case NetnsSaltSupport::Kind::unknown:
+      break;
+  }
+  return {false, false, what + ": " + support.detail, "check --bpf.btf-path"};
+}
+
 }  // namespace
 
 int run_check(const CliOptions& cli) {
@@ -124,6 +146,7 @@ int run_check(const CliOptions& cli) {
   results.push_back(check_privileges());
   for (auto& result : check_probe(cli, config)) results.push_back(std::move(result));
   results.push_back(check_statistics(config));
+  results.push_back(check_netns_salt(cli, config));
   for (const auto& text : cli.listen_addresses) {
     try {
       check_can_listen(parse_listen_address(text));

@@ -69,8 +69,8 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   std::sort(result.snapshot.devices.begin(), result.snapshot.devices.end(),
             [](const DeviceSeries& a, const DeviceSeries& b) {
-              return std::tie(a.name, a.key.netns_inum, a.key.ifindex) <
-                     std::tie(b.name, b.key.netns_inum, b.key.ifindex);
+              return std::tie(a.name, a.key.netns_inum, a.key.ifindex, a.key.netns_salt) <
+                     std::tie(b.name, b.key.netns_inum, b.key.ifindex, b.key.netns_salt);
             });
   warn_untracked(result, now);
   result.snapshot.removed_per_cpu = removed_per_cpu_;
@@ -97,8 +97,11 @@ void PollStep::keep_newest_per_name(PollResult& result) {
   const auto newest_first = [this](const DeviceSeries& a, const DeviceSeries& b) {
     const std::uint64_t seen_a = first_seen_.at(a.key);
     const std::uint64_t seen_b = first_seen_.at(b.key);
-    return std::tie(a.key.netns_inum, a.name, seen_b, b.key.ifindex) <
-           std::tie(b.key.netns_inum, b.name, seen_a, a.key.ifindex);
+    // Same poll: the higher ifindex, then (a namespace and its successor
+    // under the same inode number, both first read by this poll) the higher
+    // salt, an arbitrary but stable choice.
+    return std::tie(a.key.netns_inum, a.name, seen_b, b.key.ifindex, b.key.netns_salt) <
+           std::tie(b.key.netns_inum, b.name, seen_a, a.key.ifindex, a.key.netns_salt);
   };
   std::sort(series.begin(), series.end(), newest_first);
   std::vector<DeviceSeries> kept;

@@ -91,9 +91,13 @@ struct PollResult {
 // Identity: no two series share (netns, name). In the exporter's namespace
 // the kernel's names are unique. In other namespaces the newest entry of a
 // (netns, name) holds the name (first read by a later poll; read first by the
-// same poll: the higher ifindex, as the kernel hands them out increasing);
-// older ones are removed. Every entry removed adds its last read counts to the
-// removed counters, so that counted = exported + untracked + removed.
+// same poll: the higher ifindex, as the kernel hands them out increasing,
+// then the higher salt); older ones are removed. Entries of one (netns inode,
+// ifindex) with different salts are different devices: a namespace that got
+// a dead one's inode number (see netif_rx_device_key), whose device so starts
+// from zero instead of continuing the dead one's count. Every entry removed
+// adds its last read counts to the removed counters, so that counted =
+// exported + untracked + removed.
 class PollStep {
  public:
   using Clock = std::chrono::steady_clock;

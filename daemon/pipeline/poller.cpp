@@ -51,7 +51,7 @@ Poller::~Poller() {
 
 void Poller::apply_removals(bool& ok) {
   for (const std::uint32_t ifindex : removals_->take()) {
-    const netif_rx_device_key key{options_.host_netns_inum, ifindex};
+    const netif_rx_device_key key{options_.host_netns_inum, ifindex, 0};  // own namespace: salt 0
     auto counters = reader_.read_device(key);
     report(counters.errors, "map_read", ok);
     if (!counters.ok() || counters.value.empty()) continue;  // no entry
@@ -136,6 +136,7 @@ std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
 void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok) {
   for (const auto& deletion : deletions) {
     log::debug("forgetting device", {{"netns", deletion.key.netns_inum},
+                                     {"netns_salt", deletion.key.netns_salt},
                                      {"ifindex", deletion.key.ifindex},
                                      {"why", deletion.why}});
     report(deletion.scope == MapDeletion::Scope::device ? reader_.delete_device(deletion.key)

@@ -121,7 +121,7 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_host_slots(
     const std::vector<std::uint32_t>& ifindexes) {
   MapRead<std::vector<DeviceCounters>> result;
   for (const std::uint32_t ifindex : ifindexes) {
-    const netif_rx_device_key key{maps_.host_netns_inum, ifindex};
+    const netif_rx_device_key key{maps_.host_netns_inum, ifindex, 0};  // own namespace: salt 0
     if (!in_host_array(key) || ifindex == 0) continue;
     DeviceCounters device;
     device.key = key;

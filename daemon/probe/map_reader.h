@@ -14,14 +14,16 @@
 
 // Global, beside the struct, so that argument-dependent lookup finds it.
 inline bool operator==(const netif_rx_device_key& a, const netif_rx_device_key& b) {
-  return a.netns_inum == b.netns_inum && a.ifindex == b.ifindex;
+  return a.netns_inum == b.netns_inum && a.ifindex == b.ifindex && a.netns_salt == b.netns_salt;
 }
 
 namespace netif_rx {
 
 struct DeviceKeyHash {
   std::size_t operator()(const netif_rx_device_key& key) const {
-    return (static_cast<std::uint64_t>(key.netns_inum) << 32 | key.ifindex) * 0x9E3779B97F4A7C15ULL;
+    const std::uint64_t words =
+        (static_cast<std::uint64_t>(key.netns_inum) << 32 | key.ifindex) ^ key.netns_salt;
+    return words * 0x9E3779B97F4A7C15ULL;
   }
 };
 

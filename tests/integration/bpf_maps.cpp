@@ -70,7 +70,7 @@ std::vector<netif_rx_device_key> counted_devices(pid_t pid, std::uint32_t host_n
       if (bpf_map_lookup_elem(fd, &slot, values.data()) != 0) continue;
       for (const auto& cpu : values) {
         if (cpu.packets == 0) continue;
-        keys.push_back({host_netns_inum, slot});
+        keys.push_back({host_netns_inum, slot, 0});  // own namespace: salt 0
         break;
       }
     }
@@ -93,7 +93,7 @@ int fill_device_names(pid_t pid, std::uint32_t netns_inum, int most) {
   for_each_map_named(pid, "device_names", [&](int fd, const bpf_map_info&) {
     const netif_rx_device_name value{"fill"};
     for (int i = 0; i < most; ++i) {
-      const netif_rx_device_key key{netns_inum, 100000 + static_cast<std::uint32_t>(i)};
+      const netif_rx_device_key key{netns_inum, 100000 + static_cast<std::uint32_t>(i), 0};
       if (bpf_map_update_elem(fd, &key, &value, BPF_NOEXIST) != 0) break;
       ++written;
     }

@@ -22,6 +22,7 @@
 #include "command.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
+#include "raw_scrape.h"
 #include "series_query.h"
 #include "test_network.h"
 
@@ -31,44 +32,6 @@ namespace {
 constexpr int kRounds = 12;  // subnets 1 + 2 per round must stay under 64
 constexpr int kMaxDevices = 256;
 const std::string kPackets = "netif_rx_packets_total";
-
-// One scrape's raw lines: duplicates stay visible (a parsed Series would
-// merge them).
-struct RawScrape {
-  int duplicates = 0;
-  double exported = 0;
-  double untracked = 0;
-  double removed = 0;
-  double counted = 0;
-  Series series;
-};
-
-RawScrape raw_scrape(ExporterProcess& exporter) {
-  RawScrape scrape;
-  const HttpResponse response = exporter.get("/metrics");
-  std::set<std::string> packet_series;
-  std::istringstream lines(response.body);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto space = line.rfind(' ');
-    if (space == std::string::npos) continue;
-    const std::string key = line.substr(0, space);
-    const double value = std::stod(line.substr(space + 1));
-    const std::string family = key.substr(0, key.find('{'));
-    if (family == kPackets) {
-      if (!packet_series.insert(key).second) ++scrape.duplicates;
-      scrape.exported += value;
-    } else if (family == "netif_rx_untracked_packets_total") {
-      scrape.untracked += value;
-    } else if (family == "netif_rx_removed_packets_total") {
-      scrape.removed += value;
-    } else if (family == "netif_rx_counted_packets_total") {
-      scrape.counted += value;
-    }
-  }
-  scrape.series = parse_exposition(response.body);
-  return scrape;
-}
 
 class IdentityChurn {
  public:

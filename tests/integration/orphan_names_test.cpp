@@ -38,7 +38,7 @@ TEST(OrphanNamesTest, ANameWithoutCountersIsSweptAndLiveNamesStay) {
   const auto names_before = map_keys(exporter.pid(), "device_names");
   ASSERT_FALSE(names_before.empty()) << "no name recorded for the device in the other namespace";
 
-  const netif_rx_device_key orphan{1, 999999};  // no namespace has inode 1
+  const netif_rx_device_key orphan{1, 999999, 0};  // no namespace has inode 1
   ASSERT_TRUE(put_device_name(exporter.pid(), orphan, "gone0"));
   ASSERT_TRUE(holds(map_keys(exporter.pid(), "device_names"), orphan));
 

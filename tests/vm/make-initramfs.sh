@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds a busybox initramfs (cpio newc, gzip) for one kernel of the matrix.
 #   make-initramfs.sh OUT KERNEL_DIR GUEST_SCRIPT FILE...
-# KERNEL_DIR is what fetch-kernel.sh printed; its veth module goes to
-# /lib/modules/veth.ko (decompressed when the kernel ships .ko.xz). Each FILE
+# KERNEL_DIR is what fetch-kernel.sh printed; its veth and bonding modules
+# (and what they depend on) go to /lib/modules/NAME.ko (decompressed when
+# the kernel ships .ko.xz), in /lib/modules/load-order. Each FILE
 # (an executable of the host) is copied to /usr/local/bin (first in PATH,
 # before busybox's applets) with every library `ldd`
 # lists, at the same paths, the loader included. GUEST_SCRIPT becomes
@@ -41,13 +42,24 @@ for file in "$@"; do
   copy_with_libraries "$file" "/usr/local/bin/$(basename "$file")"
 done
 
-veth=$(find "$kernel_dir/modules/kernel/drivers/net" -maxdepth 1 -name 'veth.ko*' | head -n 1)
-[[ -n "$veth" ]] || { echo "make-initramfs: no veth module in $kernel_dir" >&2; exit 1; }
-case "$veth" in
-  *.xz) xz -dc "$veth" >"$root/lib/modules/veth.ko" ;;
-  *.zst) zstd -dc "$veth" >"$root/lib/modules/veth.ko" ;;
-  *) cp "$veth" "$root/lib/modules/veth.ko" ;;
-esac
+# Modules the guest loads, each with its dependencies first (from the
+# module's own "depends=" field), decompressed to /lib/modules/NAME.ko;
+# /lib/modules/load-order lists them in the order to insmod.
+add_module() {
+  local name=$1 file depends dependency
+  [[ -e "$root/lib/modules/$name.ko" ]] && return 0
+  file=$(find "$kernel_dir/modules/kernel" \( -name "$name.ko" -o -name "$name.ko.xz" -o -name "$name.ko.zst" \) | head -n 1)
+  [[ -n "$file" ]] || { echo "make-initramfs: no $name module in $kernel_dir" >&2; return 1; }
+  case "$file" in
+    *.xz) xz -dc "$file" >"$root/lib/modules/$name.ko" ;;
+    *.zst) zstd -dc "$file" >"$root/lib/modules/$name.ko" ;;
+    *) cp "$file" "$root/lib/modules/$name.ko" ;;
+  esac
+  depends=$(LC_ALL=C tr '\0' '\n' <"$root/lib/modules/$name.ko" | LC_ALL=C sed -n 's/^depends=//p' | head -n 1)
+  for dependency in ${depends//,/ }; do add_module "$dependency" || return 1; done
+  echo "$name" >>"$root/lib/modules/load-order"
+}
+for module in veth bonding; do add_module "$module" || exit 1; done
 
 cp "$guest_script" "$root/guest-test.sh"
 cat >"$root/init" <<'INIT'

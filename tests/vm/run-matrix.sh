@@ -42,18 +42,22 @@ for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 
 fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
 {
-  echo "| kernel | unprivileged_bpf_disabled | attach | capability kept after startup | check says | counts exact (per CPU, veth between namespaces, namespaces: all) | default bpf_stats | SIGHUP reload | result |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| kernel | unprivileged_bpf_disabled | attach | capability kept after startup | check says | counts exact (per CPU, veth between namespaces, namespaces: all) | default bpf_stats | SIGHUP reload | bond: live ports kept | result |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   for name in "${names[@]}"; do
     kernel=$(fact "$name" kernel)
     for label in tp_btf tracepoint sysctl0; do
       [[ -n "$(fact "$name" "capabilities_$label")" || $label != sysctl0 ]] || continue
       sysctl=$(fact "$name" unprivileged_bpf_disabled) mode=$label check=default
       [[ $label == sysctl0 ]] && sysctl="0 (set before starting)" mode=tp_btf check=sysctl0
+      # The bond check runs once per kernel, with the tp_btf exporter.
+      bond="(with tp_btf)"
+      [[ $label == tp_btf ]] &&
+        bond="$(fact "$name" bond_ports_kept); the bond's series gone: $(fact "$name" bond_series_gone)"
       echo "| ${kernel:-$name} | $sysctl | $mode |" \
         "$(fact "$name" "capabilities_$label") | $(fact "$name" "check_$check"), keeps $(fact "$name" "check_keeps_$check") |" \
         "$(fact "$name" "exact_$label") | $(fact "$name" "bpf_stats_$label" || true) | $(fact "$name" "reload_$label") |" \
-        "$(fact "$name" status) |"
+        "$bond | $(fact "$name" status) |"
     done
   done
   large="${names[0]}-large-map"

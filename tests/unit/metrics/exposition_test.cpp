@@ -36,7 +36,7 @@ void expect_golden(const std::string& name, const std::string& actual) {
 
 DeviceSeries device(std::uint32_t netns, std::uint32_t ifindex, std::string name,
                     std::vector<netif_rx_counters> per_cpu) {
-  return DeviceSeries{{netns, ifindex}, std::move(name), std::move(per_cpu)};
+  return DeviceSeries{{netns, ifindex, 0}, std::move(name), std::move(per_cpu)};
 }
 
 // Two devices, two CPUs, some untracked packets. The second device's name

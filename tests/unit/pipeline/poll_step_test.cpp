@@ -13,8 +13,10 @@ constexpr std::uint32_t kHost = 4026531840;
 constexpr std::uint32_t kOther = 4026532281;
 const PollStep::Clock::time_point t0{};
 
-DeviceCounters device(std::uint32_t netns, std::uint32_t ifindex, std::uint64_t packets) {
-  return {{netns, ifindex}, {netif_rx_counters{packets, packets * 100}, netif_rx_counters{1, 60}}};
+DeviceCounters device(std::uint32_t netns, std::uint32_t ifindex, std::uint64_t packets,
+                      std::uint32_t salt = 0) {
+  return {{netns, ifindex, salt},
+          {netif_rx_counters{packets, packets * 100}, netif_rx_counters{1, 60}}};
 }
 
 PollStepOptions host_options() {
@@ -101,7 +103,7 @@ TEST(PollStep, NamesOtherNamespacesFromTheRecordedNamesOnceRecorded) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 2, 1), device(kOther, 3, 1)};
-  contents.device_names = {{{kOther, 2}, "veth0"}};  // 3: just created, no name yet
+  contents.device_names = {{{kOther, 2, 0}, "veth0"}};  // 3: just created, no name yet
   const auto result = step.run(contents, steady_links({}), t0);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"veth0"}));
   EXPECT_TRUE(result.deletions.empty());
@@ -111,7 +113,7 @@ TEST(PollStep, ForgetsDevicesOfOtherNamespacesIdleForStaleAfter) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 2, 10), device(kOther, 3, 10)};
-  contents.device_names = {{{kOther, 2}, "idle"}, {{kOther, 3}, "busy"}};
+  contents.device_names = {{{kOther, 2, 0}, "idle"}, {{kOther, 3, 0}, "busy"}};
   EXPECT_TRUE(step.run(contents, steady_links({}), t0).deletions.empty());
   contents.device_counters[1] = device(kOther, 3, 11);
   EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(59)).deletions.empty());
@@ -145,7 +147,8 @@ TEST(PollStep, DeletesANameLeftWithoutCountersForTwoPolls) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 2, 1)};
-  contents.device_names = {{{kOther, 2}, "veth0"}, {{kOther, 9}, "orphan"}, {{kOther, 8}, "late"}};
+  contents.device_names = {
+      {{kOther, 2, 0}, "veth0"}, {{kOther, 9, 0}, "orphan"}, {{kOther, 8, 0}, "late"}};
   EXPECT_TRUE(step.run(contents, steady_links({}), t0).deletions.empty());
   contents.device_counters.push_back(device(kOther, 8, 1));  // its counters came in meanwhile
   const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
@@ -158,7 +161,7 @@ TEST(PollStep, DeletesANameLeftWithoutCountersForTwoPolls) {
 TEST(PollStep, NoOrphanSweepForTheHostNamespaceOnly) {
   PollStep step(host_options());
   MapContents contents;
-  contents.device_names = {{{kOther, 9}, "orphan"}};
+  contents.device_names = {{{kOther, 9, 0}, "orphan"}};
   step.run(contents, steady_links({}), t0);
   EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(1)).deletions.empty());
 }
@@ -185,7 +188,7 @@ TEST(PollStep, MakesNamesValidLabelValues) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 2, 1)};
-  contents.device_names = {{{kOther, 2}, "bad\xff"}};
+  contents.device_names = {{{kOther, 2, 0}, "bad\xff"}};
   EXPECT_EQ(names_of(step.run(contents, steady_links({}), t0)),
             (std::vector<std::string>{"bad\xEF\xBF\xBD"}));
 }
@@ -197,10 +200,10 @@ TEST(PollStep, TheNewestDeviceOfANameHoldsItAndOlderOnesAreRemoved) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 5, 40)};
-  contents.device_names = {{{kOther, 5}, "eth0"}};
+  contents.device_names = {{{kOther, 5, 0}, "eth0"}};
   step.run(contents, steady_links({}), t0);
   contents.device_counters = {device(kOther, 5, 40), device(kOther, 2, 7), device(kHost, 9, 1)};
-  contents.device_names = {{{kOther, 5}, "eth0"}, {{kOther, 2}, "eth0"}};
+  contents.device_names = {{{kOther, 5, 0}, "eth0"}, {{kOther, 2, 0}, "eth0"}};
   const auto result =
       step.run(contents, steady_links({{9, {"eth0", 1}}}), t0 + seconds(1));  // newer, lower index
   ASSERT_EQ(result.deletions.size(), 1u);
@@ -218,12 +221,73 @@ TEST(PollStep, SeenTogetherTheHigherIfindexHoldsTheName) {
   PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 8, 1), device(kOther, 3, 1)};
-  contents.device_names = {{{kOther, 8}, "eth0"}, {{kOther, 3}, "eth0"}};
+  contents.device_names = {{{kOther, 8, 0}, "eth0"}, {{kOther, 3, 0}, "eth0"}};
   const auto result = step.run(contents, steady_links({}), t0);
   ASSERT_EQ(result.snapshot.devices.size(), 1u);
   EXPECT_EQ(result.snapshot.devices[0].key.ifindex, 8u);
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_EQ(result.deletions[0].key.ifindex, 3u);
+}
+
+// A namespace whose inode number the kernel reused: the same (netns, ifindex,
+// name) under another salt is another device. The new one holds the label
+// set from zero; the dead one is removed at once, its count moves to the
+// removed counters; the dead one's count never shows under the new one.
+TEST(PollStep, AReusedInodeNumberStartsTheNewDeviceFromZero) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 40, 0x1111)};
+  contents.device_names = {{{kOther, 2, 0x1111}, "eth0"}};
+  ASSERT_EQ(step.run(contents, steady_links({}), t0).snapshot.devices.size(), 1u);
+  contents.device_counters = {device(kOther, 2, 40, 0x1111), device(kOther, 2, 3, 0x2222)};
+  contents.device_names = {{{kOther, 2, 0x1111}, "eth0"}, {{kOther, 2, 0x2222}, "eth0"}};
+  const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
+  ASSERT_EQ(result.snapshot.devices.size(), 1u);
+  EXPECT_EQ(result.snapshot.devices[0].key, (netif_rx_device_key{kOther, 2, 0x2222}));
+  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].packets, 3u);
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kOther, 2, 0x1111}));
+  EXPECT_EQ(result.deletions[0].scope, MapDeletion::Scope::device);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 40u);
+  EXPECT_EQ(result.device_entries, 1u);
+  // The next poll: the dead entry is gone; the new one keeps the name.
+  contents.device_counters = {device(kOther, 2, 5, 0x2222)};
+  contents.device_names = {{{kOther, 2, 0x2222}, "eth0"}};
+  const auto next = step.run(contents, steady_links({}), t0 + seconds(2));
+  ASSERT_EQ(next.snapshot.devices.size(), 1u);
+  EXPECT_EQ(next.snapshot.devices[0].per_cpu[0].packets, 5u);
+  EXPECT_TRUE(next.deletions.empty());
+  EXPECT_EQ(next.snapshot.removed_per_cpu[0].packets, 40u);
+}
+
+// Both first read by one poll (the old namespace died and its successor got
+// its inode number between two polls): one label set, the other removed,
+// and the choice is stable across polls.
+TEST(PollStep, ReusedInodeSeenTogetherKeepsOneSeries) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 40, 0x1111), device(kOther, 2, 3, 0x2222)};
+  contents.device_names = {{{kOther, 2, 0x1111}, "eth0"}, {{kOther, 2, 0x2222}, "eth0"}};
+  const auto result = step.run(contents, steady_links({}), t0);
+  ASSERT_EQ(result.snapshot.devices.size(), 1u);
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_FALSE(result.deletions[0].key == result.snapshot.devices[0].key);
+  std::uint64_t accounted =
+      result.snapshot.devices[0].per_cpu[0].packets + result.snapshot.removed_per_cpu[0].packets;
+  EXPECT_EQ(accounted, 43u);
+}
+
+// Salts apart, the same (netns, ifindex) of different names are two devices
+// (a dead namespace's eth0 and its successor's eth1 under one ifindex): both
+// are shown until the dead one goes stale.
+TEST(PollStep, ReusedInodeWithAnotherNameIsAnotherSeries) {
+  PollStep step(all_options());
+  MapContents contents;
+  contents.device_counters = {device(kOther, 2, 40, 0x1111), device(kOther, 2, 3, 0x2222)};
+  contents.device_names = {{{kOther, 2, 0x1111}, "eth0"}, {{kOther, 2, 0x2222}, "eth1"}};
+  const auto result = step.run(contents, steady_links({}), t0);
+  EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0", "eth1"}));
+  EXPECT_TRUE(result.deletions.empty());
 }
 
 // An entry whose name is missing at two polls is removed, so that the probe
@@ -243,7 +307,7 @@ TEST(PollStep, AnEntryWithoutANameForTwoPollsIsRemoved) {
 // shell (devices the link watcher saw go).
 TEST(PollStep, CarriesTheProbeTotalAndEveryRemovedCount) {
   PollStep step(host_options());
-  step.account_removed({kHost, 3}, {{6, 600}, {1, 100}});
+  step.account_removed({kHost, 3, 0}, {{6, 600}, {1, 100}});
   MapContents contents;
   contents.device_counters = {device(kHost, 2, 5)};
   contents.untracked_per_cpu = {{2, 200}, {0, 0}};
@@ -305,7 +369,7 @@ TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
   const auto result = step.run(contents, links, t0);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0"}));
   ASSERT_EQ(result.deletions.size(), 1u);
-  EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3}));
+  EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3, 0}));
   ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
   EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 4u);
   EXPECT_EQ(result.device_entries, 0u);  // no hash entry

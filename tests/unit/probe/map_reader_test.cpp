@@ -39,7 +39,7 @@ struct FakeMaps {
 
 TEST(MapReader, ReadsEveryDeviceInBatchesOfAnySize) {
   FakeMaps maps;
-  for (std::uint32_t i = 1; i <= 600; ++i) maps.add_device({7, i}, i);
+  for (std::uint32_t i = 1; i <= 600; ++i) maps.add_device({7, i, 0}, i);
   maps.counters->batch_limit = 100;
   auto reader = maps.reader();
   const auto read = reader.read_device_counters();
@@ -53,8 +53,8 @@ TEST(MapReader, ReadsEveryDeviceInBatchesOfAnySize) {
 
 TEST(MapReader, FallsBackToOneByOneWhenTheKernelHasNoBatches) {
   FakeMaps maps;
-  maps.add_device({7, 1}, 10);
-  maps.add_device({7, 2}, 20);
+  maps.add_device({7, 1, 0}, 10);
+  maps.add_device({7, 2, 0}, 20);
   maps.counters->batch_error = EINVAL;
   auto reader = maps.reader();
   EXPECT_EQ(reader.read_device_counters().value.size(), 2u);
@@ -64,7 +64,7 @@ TEST(MapReader, FallsBackToOneByOneWhenTheKernelHasNoBatches) {
 
 TEST(MapReader, ABatchErrorNamesTheMapAndTheOperation) {
   FakeMaps maps;
-  maps.add_device({7, 1}, 10);
+  maps.add_device({7, 1, 0}, 10);
   auto reader = maps.reader();
   reader.read_device_counters();  // batches work
   maps.counters->batch_error = EPERM;
@@ -76,18 +76,18 @@ TEST(MapReader, ABatchErrorNamesTheMapAndTheOperation) {
 
 TEST(MapReader, ReadsNamesUpToTheirEnd) {
   FakeMaps maps;
-  maps.add_name({7, 1}, "eth0");
-  maps.add_name({8, 1}, "veth-a");
+  maps.add_name({7, 1, 0}, "eth0");
+  maps.add_name({8, 1, 0}, "veth-a");
   auto reader = maps.reader();
   const auto read = reader.read_device_names();
   ASSERT_TRUE(read.ok());
-  EXPECT_EQ(read.value.at({7, 1}), "eth0");
-  EXPECT_EQ(read.value.at({8, 1}), "veth-a");
+  EXPECT_EQ(read.value.at({7, 1, 0}), "eth0");
+  EXPECT_EQ(read.value.at({8, 1, 0}), "veth-a");
 }
 
 TEST(MapReader, LookupErrorsAreReportedPerMap) {
   FakeMaps maps;
-  maps.add_name({7, 1}, "eth0");
+  maps.add_name({7, 1, 0}, "eth0");
   maps.names->lookup_error = EACCES;
   maps.untracked->lookup_error = EACCES;
   auto reader = maps.reader();
@@ -113,13 +113,32 @@ TEST(MapReader, ReadsTheUntrackedCountersPerCpu) {
 
 TEST(MapReader, DeletingADeviceRemovesItsNameAndCountersAndToleratesMissingEntries) {
   FakeMaps maps;
-  maps.add_device({7, 1}, 10);
-  maps.add_name({7, 1}, "eth0");
+  maps.add_device({7, 1, 0}, 10);
+  maps.add_name({7, 1, 0}, "eth0");
   auto reader = maps.reader();
-  EXPECT_TRUE(reader.delete_device({7, 1}).empty());
-  EXPECT_FALSE(maps.counters->contains(netif_rx_device_key{7, 1}));
-  EXPECT_FALSE(maps.names->contains(netif_rx_device_key{7, 1}));
-  EXPECT_TRUE(reader.delete_device({7, 1}).empty());  // already gone: fine
+  EXPECT_TRUE(reader.delete_device({7, 1, 0}).empty());
+  EXPECT_FALSE(maps.counters->contains(netif_rx_device_key{7, 1, 0}));
+  EXPECT_FALSE(maps.names->contains(netif_rx_device_key{7, 1, 0}));
+  EXPECT_TRUE(reader.delete_device({7, 1, 0}).empty());  // already gone: fine
+}
+
+// A namespace that got a dead one's inode number: the same (netns, ifindex)
+// under another salt is another entry, read, named and deleted on its own.
+TEST(MapReader, EntriesThatDifferOnlyInTheirSaltAreTwoDevices) {
+  FakeMaps maps;
+  maps.add_device({7, 2, 0x1111}, 10);
+  maps.add_device({7, 2, 0x2222}, 20);
+  maps.add_name({7, 2, 0x1111}, "eth0");
+  maps.add_name({7, 2, 0x2222}, "eth0");
+  auto reader = maps.reader();
+  ASSERT_EQ(reader.read_device_counters().value.size(), 2u);
+  EXPECT_EQ(reader.read_device_names().value.size(), 2u);
+  EXPECT_TRUE(reader.delete_device({7, 2, 0x1111}).empty());
+  const auto left = reader.read_device_counters();
+  ASSERT_EQ(left.value.size(), 1u);
+  EXPECT_EQ(left.value[0].key, (netif_rx_device_key{7, 2, 0x2222}));
+  EXPECT_EQ(left.value[0].per_cpu[1].packets, 20u);
+  EXPECT_TRUE(maps.names->contains(netif_rx_device_key{7, 2, 0x2222}));
 }
 
 TEST(MapReader, DeleteErrorsNameEachMap) {
@@ -127,12 +146,12 @@ TEST(MapReader, DeleteErrorsNameEachMap) {
   maps.counters->remove_error = EPERM;
   maps.names->remove_error = EPERM;
   auto reader = maps.reader();
-  const auto errors = reader.delete_device({7, 1});
+  const auto errors = reader.delete_device({7, 1, 0});
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].map, "device_names");
   EXPECT_EQ(errors[1].map, "device_counters");
   EXPECT_EQ(errors[1].operation, "delete_elem");
-  EXPECT_EQ(reader.delete_name({7, 1}).size(), 1u);
+  EXPECT_EQ(reader.delete_name({7, 1, 0}).size(), 1u);
 }
 
 }  // namespace
@@ -167,7 +186,7 @@ TEST(MapReaderHostArray, ReadsTheSlotsOfTheGivenIfindexesThatCounted) {
   const auto read = reader.read_host_slots({2, 4, 40});
   ASSERT_TRUE(read.ok());
   ASSERT_EQ(read.value.size(), 1u);
-  EXPECT_EQ(read.value[0].key, (netif_rx_device_key{7, 2}));
+  EXPECT_EQ(read.value[0].key, (netif_rx_device_key{7, 2, 0}));
   ASSERT_EQ(read.value[0].per_cpu.size(), kCpus);
   EXPECT_EQ(read.value[0].per_cpu[2].packets, 5u);
   EXPECT_EQ(read.value[0].per_cpu[2].bytes, 500u);
@@ -177,22 +196,22 @@ TEST(MapReaderHostArray, ADeletedDeviceOfTheArrayHasItsSlotZeroed) {
   FakeMapsWithArray maps;
   maps.count_in_slot(2, 5);
   auto reader = maps.reader();
-  EXPECT_TRUE(reader.in_host_array({7, 2}));
-  EXPECT_TRUE(reader.delete_device({7, 2}).empty());
+  EXPECT_TRUE(reader.in_host_array({7, 2, 0}));
+  EXPECT_TRUE(reader.delete_device({7, 2, 0}).empty());
   EXPECT_TRUE(reader.read_host_slots({2}).value.empty());
   EXPECT_EQ(maps.host->size(), 8u);  // still every slot
 }
 
 TEST(MapReaderHostArray, OtherNamespacesAndLargeIfindexesStayInTheHash) {
   FakeMapsWithArray maps;
-  maps.add_device({7, 40}, 1);
-  maps.add_device({8, 2}, 1);
+  maps.add_device({7, 40, 0}, 1);
+  maps.add_device({8, 2, 0}, 1);
   maps.count_in_slot(2, 5);
   auto reader = maps.reader();
-  EXPECT_FALSE(reader.in_host_array({7, 40}));
-  EXPECT_FALSE(reader.in_host_array({8, 2}));
-  EXPECT_TRUE(reader.delete_device({7, 40}).empty());
-  EXPECT_TRUE(reader.delete_device({8, 2}).empty());
+  EXPECT_FALSE(reader.in_host_array({7, 40, 0}));
+  EXPECT_FALSE(reader.in_host_array({8, 2, 0}));
+  EXPECT_TRUE(reader.delete_device({7, 40, 0}).empty());
+  EXPECT_TRUE(reader.delete_device({8, 2, 0}).empty());
   EXPECT_EQ(maps.counters->size(), 0u);
   EXPECT_EQ(reader.read_host_slots({2}).value.size(), 1u);  // untouched
 }
@@ -203,12 +222,12 @@ TEST(MapReaderHostArray, ReadsOneDeviceFromItsSlotAndNothingOnceZeroed) {
   FakeMapsWithArray maps;
   maps.count_in_slot(2, 5);
   auto reader = maps.reader();
-  const auto before = reader.read_device({7, 2});
+  const auto before = reader.read_device({7, 2, 0});
   ASSERT_TRUE(before.ok());
   ASSERT_EQ(before.value.size(), kCpus);
   EXPECT_EQ(before.value[2].packets, 5u);
-  EXPECT_TRUE(reader.delete_device({7, 2}).empty());
-  const auto after = reader.read_device({7, 2});
+  EXPECT_TRUE(reader.delete_device({7, 2, 0}).empty());
+  const auto after = reader.read_device({7, 2, 0});
   EXPECT_TRUE(after.ok());
   EXPECT_TRUE(after.value.empty());
 }
@@ -217,7 +236,7 @@ TEST(MapReaderHostArray, AFailedZeroingNamesTheArray) {
   FakeMapsWithArray maps;
   maps.host->update_error = EPERM;
   auto reader = maps.reader();
-  const auto errors = reader.delete_device({7, 2});
+  const auto errors = reader.delete_device({7, 2, 0});
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].describe(),
             "map host_counters: update_elem failed: " + std::string(std::strerror(EPERM)));

@@ -89,8 +89,8 @@ TEST(TopReading, RejectsWhatIsNotTheExporters) {
 TEST(TopReading, FromSnapshot) {
   Snapshot snapshot;
   snapshot.cpus = {0, 2};  // CPU 1 is possible but not present
-  snapshot.devices.push_back({{4026531840, 2}, "eth0", {{1, 100}, {9, 900}, {2, 200}}});
-  snapshot.devices.push_back({{4026532281, 5}, "veth0", {{4, 400}, {0, 0}, {0, 0}}});
+  snapshot.devices.push_back({{4026531840, 2, 0}, "eth0", {{1, 100}, {9, 900}, {2, 200}}});
+  snapshot.devices.push_back({{4026532281, 5, 0}, "veth0", {{4, 400}, {0, 0}, {0, 0}}});
 
   const TopReading host = reading_from_snapshot(snapshot, false);
   EXPECT_TRUE(host.per_cpu);
