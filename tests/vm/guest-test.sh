@@ -5,7 +5,9 @@
 # namespaces pinned to CPU 1, and checks the exact per-CPU counts, the
 # capabilities of every thread, check's verdict, the default bpf_stats mode
 # and a SIGHUP reload; and a bond over two veth ports whose counts must go
-# on through enslave, release, bond down/up and the bond's deletion. Prints "ok: ..." / "FAIL: ..." lines and
+# on through enslave, release, bond down/up and the bond's deletion. Where
+# run-kernel.sh added the integration tests (6.1), their identity churn,
+# bond steps included. Prints "ok: ..." / "FAIL: ..." lines and
 # "MATRIX key=value" lines for the table; exits 1 on any failure.
 exporter=/usr/local/bin/netif_rx_exporter
 port=19400
@@ -397,8 +399,32 @@ THREADS
   cat /tmp/exporter.log
 }
 
+# The integration tests' identity churn (veths, a bridge, a bond, renames,
+# namespaces created and deleted, a full names map), with this kernel's
+# bonding driver: the bond steps must run, and pass.
+integration_churn() {
+  echo "--- integration tests: identity churn"
+  churn_started=$(cut -d ' ' -f 1 /proc/uptime)
+  /usr/local/bin/integration_tests --gtest_filter='IdentityChurnTest.*' \
+    >/tmp/churn.log 2>&1
+  churn_status=$?
+  cat /tmp/churn.log
+  churn_seconds=$(awk -v start="$churn_started" '{printf "%.1f", $1 - start}' /proc/uptime)
+  churn_line=$(grep -m 1 '^identity churn: [0-9]* rounds' /tmp/churn.log)
+  if grep -q 'no bonding driver' /tmp/churn.log; then
+    fail "integration churn: the bond steps were left out"
+  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 1 test' /tmp/churn.log || [ -z "$churn_line" ]; then
+    fail "integration churn: exit status $churn_status: $(grep -m 1 'FAILED\|Failure' /tmp/churn.log)"
+  else
+    ok "integration churn with a bond: passed"
+  fi
+  fact churn "${churn_line:-none} (exit status $churn_status, $churn_seconds s)"
+  echo "integration churn: $churn_seconds s"
+}
+
 run_check default
 run_mode tp_btf
+[ -x /usr/local/bin/integration_tests ] && integration_churn
 run_mode tracepoint
 # Where the kernel's default refused reads (before 5.19), the same kernel with
 # the sysctl at 0 keeps nothing.

@@ -3,10 +3,13 @@
 #   make-initramfs.sh OUT KERNEL_DIR GUEST_SCRIPT FILE...
 # KERNEL_DIR is what fetch-kernel.sh printed; its veth and bonding modules
 # (and what they depend on) go to /lib/modules/NAME.ko (decompressed when
-# the kernel ships .ko.xz), in /lib/modules/load-order. Each FILE
+# the kernel ships .ko.xz), in /lib/modules/load-order; NETIF_RX_VM_MODULES
+# names other modules to add (bridge). Each FILE
 # (an executable of the host) is copied to /usr/local/bin (first in PATH,
 # before busybox's applets) with every library `ldd`
-# lists, at the same paths, the loader included. GUEST_SCRIPT becomes
+# lists, at the same paths, the loader included. NETIF_RX_VM_LINKS lists
+# "PATH=TARGET" symbolic links to make (a binary at the absolute path another
+# one has compiled in). GUEST_SCRIPT becomes
 # /guest-test.sh, run by /init, which mounts the usual file systems, prints
 # the script's exit status as "NETIF_RX_VM_EXIT=<status>" on the console
 # and powers the guest off.
@@ -59,7 +62,11 @@ add_module() {
   for dependency in ${depends//,/ }; do add_module "$dependency" || return 1; done
   echo "$name" >>"$root/lib/modules/load-order"
 }
-for module in veth bonding; do add_module "$module" || exit 1; done
+for module in veth bonding ${NETIF_RX_VM_MODULES:-}; do add_module "$module" || exit 1; done
+for link in ${NETIF_RX_VM_LINKS:-}; do
+  mkdir -p "$root$(dirname "${link%%=*}")"
+  ln -s "${link#*=}" "$root${link%%=*}"
+done
 
 cp "$guest_script" "$root/guest-test.sh"
 cat >"$root/init" <<'INIT'

@@ -43,9 +43,22 @@ verdict() {
 
 kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
   verdict fail "cannot fetch: $(tail -n 1 "$out/$label.fetch.log")"
+# On 6.1 alone, the guest also runs the integration tests' identity churn
+# (and the bond events) with a bonding driver: the test binary next to the
+# exporter, the exporter at the path compiled into it, bridge.ko.
+extra=()
+if [[ $name == 6.1 && -z $variant ]]; then
+  integration="$(dirname "$exporter")/tests/integration_tests"
+  [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the churn test runs on 6.1"
+  compiled=$(strings "$integration" | grep -m 1 '^/.*/netif_rx_exporter$')
+  [[ -n "$compiled" ]] || verdict fail "no exporter path compiled into $integration"
+  extra=("$integration")
+  export NETIF_RX_VM_MODULES=bridge NETIF_RX_VM_LINKS="$compiled=/usr/local/bin/netif_rx_exporter"
+  memory=1024
+fi
 initrd="$out/$label.initrd.gz"
 "$here/make-initramfs.sh" "$initrd" "$kernel_dir" "$here/guest-test.sh" "$exporter" \
-  "$(command -v ip)" 2>"$out/$label.initramfs.log" ||
+  "$(command -v ip)" "${extra[@]}" 2>"$out/$label.initramfs.log" ||
   verdict fail "cannot build the initramfs: $(tail -n 1 "$out/$label.initramfs.log")"
 "$here/boot-guest.sh" "$kernel_dir" "$initrd" "$console" "$seconds" "$memory"
 qemu_status=$?

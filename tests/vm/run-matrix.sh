@@ -66,6 +66,11 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
     "$(fact "$large" large_map_possible_cpus), started with RLIMIT_MEMLOCK at 8 MiB:" \
     "loaded: $(fact "$large" large_map), RLIMIT_MEMLOCK raised to $(fact "$large" large_map_memlock)," \
     "result: $(fact "$large" status)."
+  for name in "${names[@]}"; do
+    [[ -n "$(fact "$name" churn)" ]] || continue
+    echo
+    echo "Churn test with a bond on $(fact "$name" kernel): $(fact "$name" churn)."
+  done
 } >"$out/matrix.md"
 echo
 cat "$out/matrix.md"
