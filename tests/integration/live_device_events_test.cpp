@@ -132,6 +132,7 @@ TEST_F(LiveDeviceEventsTest, BondSlaveEnslaveAndReleaseKeepTheCount) {
   ASSERT_TRUE(ip({"link", "set", port_, "nomaster"}));
   ASSERT_TRUE(ip({"link", "set", port_, "up"}));
   expect_count_continues("released from the bond");
+  ASSERT_TRUE(ip({"link", "set", port_, "down"}));  // a port that is up can't be enslaved (6.1)
   ASSERT_TRUE(ip({"link", "set", port_, "master", bond}));
   ASSERT_TRUE(ip({"link", "del", bond}));
   ASSERT_TRUE(ip({"link", "set", port_, "up"}));
