@@ -216,7 +216,11 @@ figure "watchdog: SIGSTOP to active again in $restart_ms ms (WatchdogSec=6s, Res
 expect "the watchdog restarted the stopped process (pid $old -> $new, NRestarts $restarts -> $(prop NRestarts))" \
   test "$new" != "$old" -a "$(prop NRestarts)" -gt "$restarts"
 expect "... journal: watchdog timeout" bash -c "journalctl -b --no-pager -o cat | grep -q 'Watchdog timeout'"
-expect "... within WatchdogSec + RestartSec + start" test "$restart_ms" -lt 20000
+# The abort (SIGABRT, then SIGCONT to the stopped process, a core dump) takes seconds under
+# emulation with the other guest on the same host core: 20 s are allowed for it (about 7 s measured).
+restart_limit_ms=$((6000 + 1000 + start_ms + 20000))
+expect "... within WatchdogSec + RestartSec + start (${start_ms} ms) + 20 s for the abort: ${restart_limit_ms} ms" \
+  test "$restart_ms" -lt "$restart_limit_ms"
 rm -rf "/run/systemd/system/$unit.d"
 systemctl daemon-reload
 

@@ -63,9 +63,11 @@ add_module() {
   echo "$name" >>"$root/lib/modules/load-order"
 }
 for module in veth bonding ${NETIF_RX_VM_MODULES:-}; do add_module "$module" || exit 1; done
+# Made by /init after it mounted /tmp and /run: a path under either would be
+# hidden by the mount (a build tree under /tmp, say).
+: >"$root/links"
 for link in ${NETIF_RX_VM_LINKS:-}; do
-  mkdir -p "$root$(dirname "${link%%=*}")"
-  ln -s "${link#*=}" "$root${link%%=*}"
+  echo "${link%%=*} ${link#*=}" >>"$root/links"
 done
 
 cp "$guest_script" "$root/guest-test.sh"
@@ -80,6 +82,9 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+while read -r path target; do
+  mkdir -p "$(dirname "$path")" && ln -s "$target" "$path"
+done </links
 sh /guest-test.sh
 echo "NETIF_RX_VM_EXIT=$?"
 poweroff -f
