@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace netif_rx {
@@ -262,12 +263,12 @@ TEST(PollStep, AReusedInodeNumberStartsTheNewDeviceFromZero) {
 
 // Both first read by one poll (the old namespace died and its successor got
 // its inode number between two polls): one label set, the other removed,
-// and the choice is stable across polls.
+// and the choice does not depend on the order the map lists the entries in.
 TEST(PollStep, ReusedInodeSeenTogetherKeepsOneSeries) {
-  PollStep step(all_options());
   MapContents contents;
   contents.device_counters = {device(kOther, 2, 40, 0x1111), device(kOther, 2, 3, 0x2222)};
   contents.device_names = {{{kOther, 2, 0x1111}, "eth0"}, {{kOther, 2, 0x2222}, "eth0"}};
+  PollStep step(all_options());
   const auto result = step.run(contents, steady_links({}), t0);
   ASSERT_EQ(result.snapshot.devices.size(), 1u);
   ASSERT_EQ(result.deletions.size(), 1u);
@@ -275,6 +276,12 @@ TEST(PollStep, ReusedInodeSeenTogetherKeepsOneSeries) {
   std::uint64_t accounted =
       result.snapshot.devices[0].per_cpu[0].packets + result.snapshot.removed_per_cpu[0].packets;
   EXPECT_EQ(accounted, 43u);
+
+  std::reverse(contents.device_counters.begin(), contents.device_counters.end());
+  PollStep reversed_step(all_options());
+  const auto reversed = reversed_step.run(contents, steady_links({}), t0);
+  ASSERT_EQ(reversed.snapshot.devices.size(), 1u);
+  EXPECT_TRUE(reversed.snapshot.devices[0].key == result.snapshot.devices[0].key);
 }
 
 // Salts apart, the same (netns, ifindex) of different names are two devices
