@@ -14,11 +14,7 @@ WebConfigWatcher::WebConfigWatcher(std::optional<std::string> path) : path_(std:
     state_ = std::make_shared<WebState>();
     return;
   }
-  std::vector<std::string> files;
-  stamps_ = {stamp_of(*path_)};
-  auto state = load(files);
-  files_ = std::move(files);
-  stamps_ = stamps();
+  auto state = load(watched_);
   tls_at_start_ = state->tls != nullptr;
   last_good_tls_ = state->tls;
   state_ = std::move(state);
@@ -31,22 +27,22 @@ WebConfigWatcher::Stamp WebConfigWatcher::stamp_of(const std::string& path) {
                static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec};
 }
 
-std::vector<WebConfigWatcher::Stamp> WebConfigWatcher::stamps() const {
-  std::vector<Stamp> out;
-  for (const auto& file : files_) out.push_back(stamp_of(file));
-  return out;
+bool WebConfigWatcher::changed() const {
+  return std::any_of(watched_.begin(), watched_.end(),
+                     [](const Watched& file) { return stamp_of(file.path) != file.stamp; });
 }
 
-std::shared_ptr<WebState> WebConfigWatcher::load(std::vector<std::string>& files) const {
-  files = {*path_};
+std::shared_ptr<WebState> WebConfigWatcher::load(std::vector<Watched>& watched) const {
+  watched = {{*path_, stamp_of(*path_)}};
   const WebConfig config = load_web_config_file(*path_);
   auto state = std::make_shared<WebState>();
   state->headers = config.headers;
   state->auth = std::make_shared<BasicAuthenticator>(config.basic_auth_users);
   if (config.tls) {
-    files.push_back(config.tls->cert_file);
-    files.push_back(config.tls->key_file);
-    if (!config.tls->client_ca_file.empty()) files.push_back(config.tls->client_ca_file);
+    for (const auto* file :
+         {&config.tls->cert_file, &config.tls->key_file, &config.tls->client_ca_file}) {
+      if (!file->empty()) watched.push_back({*file, stamp_of(*file)});
+    }
     state->tls = build_tls_context(*config.tls);
     state->client_certificate_required = requires_client_certificate(config.tls->client_auth);
   }
@@ -54,10 +50,10 @@ std::shared_ptr<WebState> WebConfigWatcher::load(std::vector<std::string>& files
 }
 
 void WebConfigWatcher::reload_locked() {
-  std::vector<std::string> files;
+  std::vector<Watched> watched;
   std::shared_ptr<WebState> next;
   try {
-    next = load(files);
+    next = load(watched);
     if ((next->tls != nullptr) != tls_at_start_) {
       throw ConfigError(*path_ + ": turning TLS " + (tls_at_start_ ? "off" : "on") +
                         " needs a restart; refusing requests until then");
@@ -70,18 +66,19 @@ void WebConfigWatcher::reload_locked() {
     next->ok = false;
     next->error = e.what();
     // Keep watching every file named so far, so that fixing any of them retries.
-    for (const auto& file : files_) {
-      if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+    for (const auto& file : watched_) {
+      const bool listed = std::any_of(watched.begin(), watched.end(),
+                                      [&](const Watched& w) { return w.path == file.path; });
+      if (!listed) watched.push_back({file.path, stamp_of(file.path)});
     }
   }
-  files_ = std::move(files);
-  stamps_ = stamps();
+  watched_ = std::move(watched);
   state_ = std::move(next);
 }
 
 std::shared_ptr<const WebState> WebConfigWatcher::current() {
   std::lock_guard lock(mutex_);
-  if (path_ && stamps() != stamps_) reload_locked();
+  if (path_ && changed()) reload_locked();
   return state_;
 }
 

@@ -51,17 +51,24 @@ class WebConfigWatcher {
     long long mtime_ns = 0;
     bool operator==(const Stamp&) const = default;
   };
+  // A file read for the state, with its stamp taken just before it was read:
+  // a file replaced while (or after) it was read differs from its stamp, so
+  // the next request reloads rather than keeping what was torn or stale.
+  struct Watched {
+    std::string path;
+    Stamp stamp;
+  };
   static Stamp stamp_of(const std::string& path);
-  std::vector<Stamp> stamps() const;
-  // Loads the file; throws on any problem.
-  std::shared_ptr<WebState> load(std::vector<std::string>& files) const;
+  bool changed() const;
+  // Loads the file and those it names; throws on any problem, with `watched`
+  // holding every file stamped so far.
+  std::shared_ptr<WebState> load(std::vector<Watched>& watched) const;
   void reload_locked();
 
   const std::optional<std::string> path_;
   bool tls_at_start_ = false;
   std::mutex mutex_;
-  std::vector<std::string> files_;  // the web config file and the TLS files it names
-  std::vector<Stamp> stamps_;
+  std::vector<Watched> watched_;  // the web config file and the TLS files it names
   std::shared_ptr<const WebState> state_;
   TlsContext last_good_tls_;
 };

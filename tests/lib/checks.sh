@@ -6,6 +6,7 @@ work=$(mktemp -d)
 pids=()
 failures=0
 checks=0
+failed_checks=()
 
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
@@ -15,13 +16,20 @@ cleanup() {
 trap cleanup EXIT
 
 pass() { checks=$((checks + 1)); echo "ok: $1"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $1" >&2; }
+fail() {
+  checks=$((checks + 1))
+  failures=$((failures + 1))
+  failed_checks+=("$1")
+  echo "FAIL: $1" >&2
+}
 expect() { # expect NAME COMMAND...: passes when the command succeeds
   local name=$1
   shift
   if "$@"; then pass "$name"; else fail "$name"; fi
 }
-finish() {
+finish() { # the failed checks again last, where a log's tail shows them
+  local name
+  for name in "${failed_checks[@]}"; do echo "failed: $name"; done
   echo "$checks checks, $failures failed"
   [[ $failures -eq 0 ]]
   exit $?

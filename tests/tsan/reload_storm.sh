@@ -79,11 +79,11 @@ scrape_loop() { # scrape_loop N: until the stop file appears (at most 3 min)
   done
 }
 churn_loop() { # veth pairs in and out, at most 4 alive, until the stop file
-  ip netns add "$ns" || return 1
+  ip netns add "$ns" 2>>churn.err || return 1
   local i=0 end=$((SECONDS + 180))
   while [[ ! -e stop && $SECONDS -lt $end && $i -lt 2000 ]]; do
-    ip link add "nrxts${short}h$i" type veth peer name "nrxts${short}p$i" netns "$ns" &&
-      ip link set "nrxts${short}h$i" up && echo "$i" >>churn.log
+    ip link add "nrxts${short}h$i" type veth peer name "nrxts${short}p$i" netns "$ns" 2>>churn.err &&
+      ip link set "nrxts${short}h$i" up 2>>churn.err && echo "$i" >>churn.log
     [[ $i -ge 4 ]] && ip link del "nrxts${short}h$((i - 4))" 2>/dev/null
     i=$((i + 1))
     sleep 0.05
@@ -104,7 +104,15 @@ for round in $(seq 100); do
 done
 sleep 1
 alive_after_storm=$(kill -0 "$pid" 2>/dev/null && echo yes || echo no)
-code_after=$(curl "${curl_args[@]}" -o /dev/null -w '%{http_code}' "$url/metrics")
+# The last SIGHUP's reload may still be queued behind earlier ones on a
+# loaded machine: the exporter has 10 s to answer 200 again.
+code_after=000
+settle_end=$((SECONDS + 10))
+while ((SECONDS < settle_end)); do
+  code_after=$(curl "${curl_args[@]}" --max-time 5 -o /dev/null -w '%{http_code}' "$url/metrics")
+  [[ $code_after == 200 ]] && break
+  sleep 0.5
+done
 touch stop
 for p in "${pids[@]:1}"; do wait "$p" 2>/dev/null; done
 stop_exporter
@@ -120,15 +128,19 @@ printf 'storm: %d SIGHUPs with file replacements every ~50 ms, %d scrapes (%s), 
 
 expect "100 SIGHUPs delivered" test "$hups" -eq 100
 expect "the exporter survived the storm" test "$alive_after_storm" = yes
-if [[ $alive_after_storm != yes || $status -ne 0 ]]; then
+if [[ $alive_after_storm != yes || $status -ne 0 || $code_after != 200 ]]; then
   echo "the exporter's log (last 60 lines):" >&2
   tail -60 run.log >&2
 fi
-expect "a scrape after the storm answers 200 (got $code_after)" test "$code_after" = 200
+expect "a scrape within 10 s after the storm answers 200 (last: $code_after)" test "$code_after" = 200
 for n in 1 2 3 4; do
   expect "scrape loop $n scraped" test -s "scrapes$n.log"
 done
 expect "veth pairs were churned ($pairs)" test "$pairs" -ge 10
+if [[ $pairs -lt 10 && -s churn.err ]]; then
+  echo "the churn's errors (first 5):" >&2
+  head -5 churn.err >&2
+fi
 expect "exit 0 on SIGTERM (got $status)" test "$status" -eq 0
 if [[ $reports -ne 0 ]]; then
   fail "ThreadSanitizer reported $reports data races or other errors:"
