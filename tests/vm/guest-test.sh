@@ -400,13 +400,16 @@ THREADS
 }
 
 # The integration tests' identity churn (veths, a bridge, a bond, renames,
-# namespaces created and deleted, a full names map) and their bond test (a
+# namespaces created and deleted, a full names map), their bond test (a
 # port enslaved, released, enslaved again, its bond deleted), with this
-# kernel's bonding driver: the bond steps must run, and pass.
+# kernel's bonding driver: the bond steps must run, and pass; and their
+# namespace reuse test (a dead namespace's inode number reused: this kernel's
+# namespace salt must tell the two apart).
 integration_churn() {
   echo "--- integration tests: identity churn"
   churn_started=$(cut -d ' ' -f 1 /proc/uptime)
-  /usr/local/bin/integration_tests --gtest_filter='IdentityChurnTest.*:LiveDeviceEventsTest.Bond*' \
+  /usr/local/bin/integration_tests \
+    --gtest_filter='IdentityChurnTest.*:LiveDeviceEventsTest.Bond*:NamespaceReuse.*' \
     >/tmp/churn.log 2>&1
   churn_status=$?
   cat /tmp/churn.log
@@ -414,12 +417,13 @@ integration_churn() {
   churn_line=$(grep -m 1 '^identity churn: [0-9]* rounds' /tmp/churn.log)
   if grep -q 'no bonding driver' /tmp/churn.log; then
     fail "integration churn: the bond steps were left out"
-  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 2 tests' /tmp/churn.log || [ -z "$churn_line" ]; then
+  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 3 tests' /tmp/churn.log || [ -z "$churn_line" ]; then
     fail "integration churn: exit status $churn_status: $(grep -m 1 'FAILED\|Failure' /tmp/churn.log)"
   else
-    ok "integration churn and bond test with a bond: passed"
+    ok "integration churn, bond and namespace reuse tests: passed"
   fi
   fact churn "${churn_line:-none} (exit status $churn_status, $churn_seconds s)"
+  fact netns_reuse "$(grep -m 1 '^namespace reuse: (netns' /tmp/churn.log || echo none)"
   echo "integration churn: $churn_seconds s"
 }
 

@@ -70,6 +70,8 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
     [[ -n "$(fact "$name" churn)" ]] || continue
     echo
     echo "Churn test with a bond on $(fact "$name" kernel): $(fact "$name" churn)."
+    echo
+    echo "Namespace reuse on $(fact "$name" kernel): $(fact "$name" netns_reuse)."
   done
 } >"$out/matrix.md"
 echo
