@@ -12,7 +12,7 @@
 
 #include "app/notify.h"
 #include "app/privilege_model.h"
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "devices/link_watcher.h"
 #include "metrics/process_metrics.h"
 #include "metrics/snapshot_collector.h"

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "app/cli.h"
+#include "cli/cli.h"
 #include "config/config.h"
 #include "config/config_reload.h"
 #include "config/reload_metrics.h"

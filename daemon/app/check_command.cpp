@@ -11,7 +11,7 @@
 
 #include "app/check_map_read.h"
 #include "app/check_report.h"
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "config/config.h"
 #include "devices/netns.h"
 #include "probe/netns_salt.h"

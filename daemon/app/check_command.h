@@ -1,7 +1,7 @@
 // `netif_rx_exporter check`.
 #pragma once
 
-#include "app/cli.h"
+#include "cli/cli.h"
 
 namespace netif_rx {
 

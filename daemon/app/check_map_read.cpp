@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/privilege_model.h"
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"

@@ -1,7 +1,7 @@
 // The exporter daemon: load, attach, serve until SIGINT or SIGTERM.
 #pragma once
 
-#include "app/cli.h"
+#include "cli/cli.h"
 
 namespace netif_rx {
 

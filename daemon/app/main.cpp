@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "app/check_command.h"
-#include "app/cli.h"
+#include "cli/cli.h"
 #include "app/daemon_command.h"
 #include "app/logging.h"
 #include "top/top_command.h"

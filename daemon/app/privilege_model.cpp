@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "app/privileges.h"
+#include "sys/privileges.h"
 
 namespace netif_rx {
 namespace {

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "util/log.h"
 
 namespace netif_rx {

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <vector>
 
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "netif_rx_bpf.skel.h"
 #include "util/errno_text.h"
 #include "util/log.h"

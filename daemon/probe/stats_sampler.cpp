@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "probe/sampling_schedule.h"
 #include "util/log.h"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "app/cli.h"
+#include "cli/cli.h"
 
 namespace netif_rx {
 namespace {

@@ -5,7 +5,7 @@
 #include <functional>
 #include <map>
 
-#include "app/flag_parser.h"
+#include "cli/flag_parser.h"
 #include "top/http_url.h"
 
 namespace netif_rx {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/cli.h"
+#include "cli/cli.h"
 #include "util/duration.h"
 
 namespace netif_rx {

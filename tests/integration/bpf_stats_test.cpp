@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "app/check_report.h"
-#include "app/privileges.h"
+#include "sys/privileges.h"
 #include "exporter_process.h"
 #include "test_network.h"
 

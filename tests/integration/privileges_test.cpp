@@ -1,6 +1,6 @@
 // The privilege model against the real kernel: the startup read that decides
 // what the polling thread keeps, and a drop that leaves one thread CAP_BPF.
-#include "app/privileges.h"
+#include "sys/privileges.h"
 
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>

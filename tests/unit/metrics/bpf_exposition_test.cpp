@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
-#include "app/privileges.h"
+#include "sys/privileges.h"
 
 namespace netif_rx {
 namespace {

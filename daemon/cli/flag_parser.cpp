@@ -1,6 +1,6 @@
-#include "app/flag_parser.h"
+#include "cli/flag_parser.h"
 
-#include "app/cli.h"
+#include "cli/cli.h"
 
 namespace netif_rx {
 

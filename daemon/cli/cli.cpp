@@ -1,9 +1,9 @@
-#include "app/cli.h"
+#include "cli/cli.h"
 
 #include <functional>
 #include <map>
 
-#include "app/flag_parser.h"
+#include "cli/flag_parser.h"
 
 namespace netif_rx {
 namespace {

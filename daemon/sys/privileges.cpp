@@ -1,4 +1,4 @@
-#include "app/privileges.h"
+#include "sys/privileges.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// The error thrown by the functions of app/cli.h.
+// The error thrown by the functions of cli/cli.h.
 #pragma once
 
 #include <stdexcept>

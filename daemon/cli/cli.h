@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli_error.h"
+#include "cli/cli_error.h"
 
 namespace netif_rx {
 
