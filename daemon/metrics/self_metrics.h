@@ -10,19 +10,23 @@
 #include <memory>
 #include <string>
 
+#include "pipeline/poll_observer.h"
+
 namespace netif_rx {
 
-class SelfMetrics {
+class SelfMetrics final : public PollObserver {
  public:
   SelfMetrics();
 
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
   void set_probe_attached(bool attached) { probe_attached_.Set(attached ? 1 : 0); }
-  void observe_poll(double seconds) { poll_duration_.Observe(seconds); }
-  void set_last_poll_timestamp(double unix_seconds) { last_poll_timestamp_.Set(unix_seconds); }
+  void observe_poll(double seconds) override { poll_duration_.Observe(seconds); }
+  void set_last_poll_timestamp(double unix_seconds) override {
+    last_poll_timestamp_.Set(unix_seconds);
+  }
   // reason: map_read, map_delete, name_resolution.
-  void count_poll_error(const std::string& reason);
+  void count_poll_error(const std::string& reason) override;
   // The capability the map thread keeps after startup (1), e.g. "CAP_BPF";
   // CAP_BPF reads 0 until then and where nothing is kept.
   void set_capability_retained(const std::string& capability) {

@@ -7,7 +7,7 @@
 
 #include "devices/link_watcher.h"
 #include "devices/netns.h"
-#include "metrics/self_metrics.h"
+#include "pipeline/poll_observer.h"
 #include "pipeline/poller.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
@@ -26,7 +26,7 @@ CountingPipeline::~CountingPipeline() {
 }
 
 CountingPipeline build_counting_pipeline(const Config& config, const std::string& btf_path,
-                                         SnapshotStore& store, SelfMetrics& metrics) {
+                                         SnapshotStore& store, PollObserver& metrics) {
   const auto host_netns = current_netns_inum();
   if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
 

@@ -13,7 +13,7 @@ class Probe;
 class LinkWatcher;
 class Poller;
 class SnapshotStore;
-class SelfMetrics;
+class PollObserver;
 
 struct CountingPipeline {
   // Declared in teardown order's reverse: the poller goes first, the probe last.
@@ -32,6 +32,6 @@ struct CountingPipeline {
 // polling: call poll_once() or start()). Errors of the device watcher and of
 // deletions are logged and counted in `metrics`. Throws ProbeError.
 CountingPipeline build_counting_pipeline(const Config& config, const std::string& btf_path,
-                                         SnapshotStore& store, SelfMetrics& metrics);
+                                         SnapshotStore& store, PollObserver& metrics);
 
 }  // namespace netif_rx

@@ -27,7 +27,7 @@ KernelLinkName kernel_link_name(std::uint32_t ifindex) {
 }  // namespace
 
 Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_links,
-               SnapshotStore& store, SelfMetrics& metrics, std::shared_ptr<RemovalQueue> removals)
+               SnapshotStore& store, PollObserver& metrics, std::shared_ptr<RemovalQueue> removals)
     : reader_(std::move(reader)),
       options_(std::move(options)),
       host_links_(std::move(host_links)),

@@ -15,7 +15,7 @@
 
 #include "config/config.h"
 #include "devices/link_table.h"
-#include "metrics/self_metrics.h"
+#include "pipeline/poll_observer.h"
 #include "pipeline/poll_step.h"
 #include "pipeline/removal_queue.h"
 #include "pipeline/snapshot_store.h"
@@ -39,7 +39,7 @@ class Poller {
   // `removals`: devices of this namespace that are gone (from the link
   // watcher); the poller wakes for them and deletes their entries.
   Poller(MapReader reader, PollerOptions options, LinkViewSource host_links, SnapshotStore& store,
-         SelfMetrics& metrics, std::shared_ptr<RemovalQueue> removals = {});
+         PollObserver& metrics, std::shared_ptr<RemovalQueue> removals = {});
   ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;
@@ -93,7 +93,7 @@ class Poller {
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;
-  SelfMetrics& metrics_;
+  PollObserver& metrics_;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
