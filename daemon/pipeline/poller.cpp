@@ -145,7 +145,7 @@ void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok
   }
 }
 
-void Poller::report(const std::vector<MapReadError>& errors, const char* reason, bool& ok) {
+void Poller::report(const std::vector<MapAccessError>& errors, const char* reason, bool& ok) {
   for (const auto& error : errors) {
     log::warn("poll failed", {{"reason", reason}, {"err", error.describe()}});
     metrics_.count_poll_error(reason);

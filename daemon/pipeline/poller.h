@@ -81,7 +81,7 @@ class Poller {
   // not be read (nothing to publish).
   std::optional<MapContents> read_maps(const LinkView& links, bool& ok);
   void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
-  void report(const std::vector<MapReadError>& errors, const char* reason, bool& ok);
+  void report(const std::vector<MapAccessError>& errors, const char* reason, bool& ok);
   void finish(bool ok, std::chrono::steady_clock::time_point started);
 
   MapReader reader_;

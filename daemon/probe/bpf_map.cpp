@@ -16,7 +16,7 @@ int error_of(int result) {
 
 }  // namespace
 
-std::string MapReadError::describe() const {
+std::string MapAccessError::describe() const {
   return "map " + map + ": " + operation + " failed: " + std::strerror(error);
 }
 

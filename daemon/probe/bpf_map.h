@@ -8,7 +8,7 @@
 
 namespace netif_rx {
 
-struct MapReadError {
+struct MapAccessError {
   std::string map;        // e.g. "device_counters"
   std::string operation;  // e.g. "lookup_batch"
   int error = 0;          // positive errno
@@ -24,7 +24,7 @@ class BpfMap {
 
   const std::string& name() const { return name_; }
   // An error of `operation` on this map.
-  MapReadError error(const char* operation, int error) const { return {name_, operation, error}; }
+  MapAccessError error(const char* operation, int error) const { return {name_, operation, error}; }
 
   // The kernel's map operations, same arguments as libbpf's bpf_map_*();
   // each returns 0 or a positive errno.

@@ -31,7 +31,7 @@ std::vector<netif_rx_device_key> keys_of(BpfMap& map) {
 }
 
 // Removes `key` from `map`; a missing entry is fine.
-void remove_key(BpfMap& map, const netif_rx_device_key& key, std::vector<MapReadError>& errors) {
+void remove_key(BpfMap& map, const netif_rx_device_key& key, std::vector<MapAccessError>& errors) {
   const int error = map.remove(&key);
   if (error != 0 && error != ENOENT) errors.push_back(map.error("delete_elem", error));
 }
@@ -170,8 +170,8 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_de
   return result;
 }
 
-std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& key) {
-  std::vector<MapReadError> errors;
+std::vector<MapAccessError> MapReader::delete_device(const netif_rx_device_key& key) {
+  std::vector<MapAccessError> errors;
   if (in_host_array(key)) {
     // An array slot cannot be deleted: zero it. The probe never writes the
     // hash for this key, so there is nothing else to remove.
@@ -187,8 +187,8 @@ std::vector<MapReadError> MapReader::delete_device(const netif_rx_device_key& ke
   return errors;
 }
 
-std::vector<MapReadError> MapReader::delete_name(const netif_rx_device_key& key) {
-  std::vector<MapReadError> errors;
+std::vector<MapAccessError> MapReader::delete_name(const netif_rx_device_key& key) {
+  std::vector<MapAccessError> errors;
   remove_key(*maps_.device_names, key, errors);
   return errors;
 }

@@ -38,7 +38,7 @@ using DeviceNames = std::unordered_map<netif_rx_device_key, std::string, DeviceK
 template <typename T>
 struct MapRead {
   T value{};
-  std::vector<MapReadError> errors;
+  std::vector<MapAccessError> errors;
   bool ok() const { return errors.empty(); }
 };
 
@@ -71,9 +71,9 @@ class MapReader {
   // zeroes its host-array slot: call it only once the kernel announced the
   // deletion (see bpf/netif_rx.bpf.c). Uses no mutable state of the reader:
   // safe on a copy, from another thread.
-  std::vector<MapReadError> delete_device(const netif_rx_device_key& key);
+  std::vector<MapAccessError> delete_device(const netif_rx_device_key& key);
   // Removes only a recorded name (one whose counters entry is gone).
-  std::vector<MapReadError> delete_name(const netif_rx_device_key& key);
+  std::vector<MapAccessError> delete_name(const netif_rx_device_key& key);
 
  private:
   MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
