@@ -82,7 +82,7 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
       probe->program_fd(), probe->program_name(), probe->attach_mode(),
       std::vector<BpfMapHandle>{{"device_counters", probe->device_counters_fd()},
                                 {"device_names", probe->device_names_fd()},
-                                {"untracked_counters", probe->untracked_counters_fd()}},
+                                {"probe_totals", probe->probe_totals_fd()}},
       nullptr);
   PollerOptions poller_options;
   poller_options.host_netns_inum = options.host_netns_inum;

@@ -86,7 +86,7 @@ std::uint64_t measured_array_layout_memory(std::uint32_t max_devices) {
   }
   std::uint64_t total = 0;
   for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names,
-                       skeleton->maps.untracked_counters, skeleton->maps.host_counters})
+                       skeleton->maps.probe_totals, skeleton->maps.host_counters})
     total += memlock_of(bpf_map__fd(map));
   netif_rx_bpf::destroy(skeleton);
   return total;

@@ -9,7 +9,7 @@
 namespace netif_rx::bench {
 
 struct MapMemory {
-  std::uint64_t hash_layout = 0;   // device_counters + device_names + untracked_counters
+  std::uint64_t hash_layout = 0;   // device_counters + device_names + probe_totals
   std::uint64_t array_layout = 0;  // the same plus host_counters
 };
 

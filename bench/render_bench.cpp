@@ -59,7 +59,7 @@ Snapshot synthetic_snapshot(int series) {
       {"netif_rx_btf", 1, "0123456789abcdef", AttachMode::tp_btf, 1, 1, 0});
   snapshot.bpf.maps = {{"device_counters", static_cast<std::uint64_t>(devices), 1U << 20},
                        {"device_names", static_cast<std::uint64_t>(devices), 1U << 20},
-                       {"untracked_counters", 1, 1}};
+                       {"probe_totals", 1, 1}};
   return snapshot;
 }
 

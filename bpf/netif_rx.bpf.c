@@ -10,7 +10,7 @@
  * Hot path, a device of the exporter's own namespace: one lookup in the
  * per-CPU array `host_counters` indexed by ifindex (no hashing; the kernel
  * inlines it since 6.10) and two increments, plus the probe's own total (slot
- * NETIF_RX_SLOT_COUNTED of `untracked_counters`, also an inlined array
+ * NETIF_RX_SLOT_COUNTED of `probe_totals`, also an inlined array
  * lookup). Other namespaces, and an ifindex beyond the array, take the per-CPU
  * hash `device_counters` keyed by (netns, ifindex, netns salt): a device's first packet
  * records its name (other namespaces) and inserts its entry; if a map is full
@@ -63,11 +63,11 @@ struct {
 	__uint(max_entries, NETIF_RX_TOTAL_SLOTS);
 	__type(key, __u32);
 	__type(value, struct netif_rx_counters);
-} untracked_counters SEC(".maps");
+} probe_totals SEC(".maps");
 
 static __always_inline void add_to_slot(__u32 slot, __u32 len)
 {
-	struct netif_rx_counters *counters = bpf_map_lookup_elem(&untracked_counters, &slot);
+	struct netif_rx_counters *counters = bpf_map_lookup_elem(&probe_totals, &slot);
 
 	if (counters) {
 		counters->packets++;
@@ -78,7 +78,7 @@ static __always_inline void add_to_slot(__u32 slot, __u32 len)
 static __always_inline void count_total(void)
 {
 	__u32 slot = NETIF_RX_SLOT_COUNTED;
-	struct netif_rx_counters *total = bpf_map_lookup_elem(&untracked_counters, &slot);
+	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
 
 	if (total)
 		total->packets++;

@@ -41,7 +41,7 @@ struct netif_rx_device_key {
 };
 
 /* Per-CPU counters of one device (the value of the `device_counters` map and
- * of the `host_counters` slots), and of each slot of the `untracked_counters`
+ * of the `host_counters` slots), and of each slot of the `probe_totals`
  * map. Cumulative since the probe was attached; the daemon resets only a
  * deleted device's `host_counters` slot (an array slot cannot be deleted). */
 struct netif_rx_counters {
@@ -49,7 +49,7 @@ struct netif_rx_counters {
 	__u64 bytes;   /* sum of skb->len: network-layer bytes */
 };
 
-/* Slots of the `untracked_counters` map (a per-CPU array). */
+/* Slots of the `probe_totals` map (a per-CPU array). */
 #define NETIF_RX_SLOT_UNTRACKED 0 /* packets of devices that got no entry */
 #define NETIF_RX_SLOT_COUNTED 1	  /* packets the probe counted, tracked or not (bytes stay 0) */
 #define NETIF_RX_TOTAL_SLOTS 2

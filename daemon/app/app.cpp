@@ -94,7 +94,7 @@ void App::start() {
            probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),
            std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
                                      {"device_names", probe_->device_names_fd()},
-                                     {"untracked_counters", probe_->untracked_counters_fd()},
+                                     {"probe_totals", probe_->probe_totals_fd()},
                                      {"host_counters", probe_->host_counters_fd()}},
            [control = bpf_stats_.get()] { return control->exporter_enabled(); })](
           std::size_t device_entries) { return reader->read(device_entries); });

@@ -140,8 +140,8 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_host_slots(
 MapRead<std::vector<netif_rx_counters>> MapReader::read_total_slot(std::uint32_t slot) {
   MapRead<std::vector<netif_rx_counters>> result;
   result.value.resize(possible_cpus_);
-  const int err = maps_.untracked_counters->lookup(&slot, result.value.data());
-  if (err != 0) result.errors.push_back(maps_.untracked_counters->error("lookup_elem", err));
+  const int err = maps_.probe_totals->lookup(&slot, result.value.data());
+  if (err != 0) result.errors.push_back(maps_.probe_totals->error("lookup_elem", err));
   return result;
 }
 

@@ -204,7 +204,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
 
 int Probe::device_counters_fd() const { return bpf_map__fd(skeleton_->maps.device_counters); }
 int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_names); }
-int Probe::untracked_counters_fd() const { return bpf_map__fd(skeleton_->maps.untracked_counters); }
+int Probe::probe_totals_fd() const { return bpf_map__fd(skeleton_->maps.probe_totals); }
 int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_counters); }
 int Probe::program_fd() const {
   return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf

@@ -43,7 +43,7 @@ class Probe {
   // Borrowed descriptors: owned by the probe, never to be closed by callers.
   int device_counters_fd() const;
   int device_names_fd() const;
-  int untracked_counters_fd() const;
+  int probe_totals_fd() const;
   int host_counters_fd() const;
   int program_fd() const;
 

@@ -7,7 +7,7 @@ namespace netif_rx {
 ProbeMaps maps_of(const Probe& probe) {
   return {std::make_shared<KernelBpfMap>("device_counters", probe.device_counters_fd()),
           std::make_shared<KernelBpfMap>("device_names", probe.device_names_fd()),
-          std::make_shared<KernelBpfMap>("untracked_counters", probe.untracked_counters_fd()),
+          std::make_shared<KernelBpfMap>("probe_totals", probe.probe_totals_fd()),
           std::make_shared<KernelBpfMap>("host_counters", probe.host_counters_fd()),
           probe.host_netns_inum(),
           probe.host_slots()};

@@ -15,7 +15,7 @@ BpfStatsSnapshot sample() {
   stats.programs.push_back(
       {"netif_rx_btf", 349, "fbe9dba14fed0f1a", AttachMode::tp_btf, 1500000000ULL, 30000000ULL, 2});
   stats.maps = {
-      {"device_counters", 3, 4096}, {"device_names", 3, 4096}, {"untracked_counters", 1, 1}};
+      {"device_counters", 3, 4096}, {"device_names", 3, 4096}, {"probe_totals", 1, 1}};
   return stats;
 }
 
@@ -47,12 +47,12 @@ TEST(BpfExpositionTest, RendersEveryFamilyExactly) {
             "# TYPE netif_rx_bpf_map_entries gauge\n"
             "netif_rx_bpf_map_entries{map=\"device_counters\"} 3\n"
             "netif_rx_bpf_map_entries{map=\"device_names\"} 3\n"
-            "netif_rx_bpf_map_entries{map=\"untracked_counters\"} 1\n"
+            "netif_rx_bpf_map_entries{map=\"probe_totals\"} 1\n"
             "# HELP netif_rx_bpf_map_max_entries Capacity of the map.\n"
             "# TYPE netif_rx_bpf_map_max_entries gauge\n"
             "netif_rx_bpf_map_max_entries{map=\"device_counters\"} 4096\n"
             "netif_rx_bpf_map_max_entries{map=\"device_names\"} 4096\n"
-            "netif_rx_bpf_map_max_entries{map=\"untracked_counters\"} 1\n");
+            "netif_rx_bpf_map_max_entries{map=\"probe_totals\"} 1\n");
 }
 
 TEST(BpfExpositionTest, NothingBeforeTheFirstPoll) {

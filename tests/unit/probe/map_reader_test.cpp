@@ -19,7 +19,7 @@ struct FakeMaps {
   std::shared_ptr<FakeBpfMap> names = std::make_shared<FakeBpfMap>(
       "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
   std::shared_ptr<FakeBpfMap> untracked = std::make_shared<FakeBpfMap>(
-      "untracked_counters", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+      "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
 
   MapReader reader() {
     return MapReader(ProbeMaps{counters, names, untracked, nullptr, 0, 0}, kCpus);
@@ -97,7 +97,7 @@ TEST(MapReader, LookupErrorsAreReportedPerMap) {
   EXPECT_EQ(names.errors[0].operation, "lookup_elem");
   const auto untracked = reader.read_untracked();
   ASSERT_EQ(untracked.errors.size(), 1u);
-  EXPECT_EQ(untracked.errors[0].map, "untracked_counters");
+  EXPECT_EQ(untracked.errors[0].map, "probe_totals");
 }
 
 TEST(MapReader, ReadsTheUntrackedCountersPerCpu) {

@@ -103,7 +103,7 @@ TEST_F(OpenedSkeleton, DeviceNamesMatchTheSharedHeader) {
 }
 
 TEST_F(OpenedSkeleton, UntrackedCountersHoldsUntrackedAndCountedSlots) {
-  const bpf_map* map = skeleton_->maps.untracked_counters;
+  const bpf_map* map = skeleton_->maps.probe_totals;
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_PERCPU_ARRAY);
   EXPECT_EQ(bpf_map__key_size(map), sizeof(__u32));
