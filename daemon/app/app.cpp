@@ -12,7 +12,6 @@
 
 #include "app/notify.h"
 #include "app/privilege_model.h"
-#include "sys/privileges.h"
 #include "devices/link_watcher.h"
 #include "metrics/process_metrics.h"
 #include "metrics/snapshot_collector.h"
@@ -21,6 +20,7 @@
 #include "probe/bpf_stats.h"
 #include "probe/bpf_stats_control.h"
 #include "probe/probe.h"
+#include "sys/privileges.h"
 #include "util/log.h"
 #include "web/http_server.h"
 #include "web/systemd_socket.h"

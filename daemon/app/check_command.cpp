@@ -11,11 +11,11 @@
 
 #include "app/check_map_read.h"
 #include "app/check_report.h"
-#include "sys/privileges.h"
 #include "config/config.h"
 #include "devices/netns.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
+#include "sys/privileges.h"
 #include "util/unique_fd.h"
 #include "web/listen_address.h"
 #include "web/tls_context.h"

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "app/privilege_model.h"
-#include "sys/privileges.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"
+#include "sys/privileges.h"
 
 namespace netif_rx {
 namespace {

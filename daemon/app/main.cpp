@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "app/check_command.h"
-#include "cli/cli.h"
 #include "app/daemon_command.h"
 #include "app/logging.h"
+#include "cli/cli.h"
 #include "top/top_command.h"
 #include "util/build_info.h"
 

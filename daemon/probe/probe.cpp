@@ -11,8 +11,8 @@
 #include <mutex>
 #include <vector>
 
-#include "sys/privileges.h"
 #include "netif_rx_bpf.skel.h"
+#include "sys/privileges.h"
 #include "util/errno_text.h"
 #include "util/log.h"
 

@@ -11,9 +11,9 @@ namespace netif_rx {
 class Probe;
 
 struct ProbeMaps {
-  std::shared_ptr<BpfMap> device_counters;     // per-CPU hash, key netif_rx_device_key
-  std::shared_ptr<BpfMap> device_names;        // hash, netif_rx_device_name by key
-  std::shared_ptr<BpfMap> probe_totals;  // per-CPU array: untracked, counted
+  std::shared_ptr<BpfMap> device_counters;  // per-CPU hash, key netif_rx_device_key
+  std::shared_ptr<BpfMap> device_names;     // hash, netif_rx_device_name by key
+  std::shared_ptr<BpfMap> probe_totals;     // per-CPU array: untracked, counted
   // Per-CPU array by ifindex (key __u32): the devices of the exporter's own
   // namespace `host_netns_inum` whose ifindex is below `host_slots`; the
   // others are in device_counters. Null: no such array.

@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sys/privileges.h"
 #include "probe/sampling_schedule.h"
+#include "sys/privileges.h"
 #include "util/log.h"
 
 namespace netif_rx {

@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "app/check_report.h"
-#include "sys/privileges.h"
 #include "exporter_process.h"
+#include "sys/privileges.h"
 #include "test_network.h"
 
 namespace netif_rx::test {

@@ -14,8 +14,7 @@ BpfStatsSnapshot sample() {
   stats.stats_enabled = true;
   stats.programs.push_back(
       {"netif_rx_btf", 349, "fbe9dba14fed0f1a", AttachMode::tp_btf, 1500000000ULL, 30000000ULL, 2});
-  stats.maps = {
-      {"device_counters", 3, 4096}, {"device_names", 3, 4096}, {"probe_totals", 1, 1}};
+  stats.maps = {{"device_counters", 3, 4096}, {"device_names", 3, 4096}, {"probe_totals", 1, 1}};
   return stats;
 }
 
