@@ -60,7 +60,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, NETIF_RX_TOTAL_SLOTS);
+	__uint(max_entries, NETIF_RX_PROBE_TOTALS_SLOTS);
 	__type(key, __u32);
 	__type(value, struct netif_rx_counters);
 } probe_totals SEC(".maps");

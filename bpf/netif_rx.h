@@ -52,7 +52,7 @@ struct netif_rx_counters {
 /* Slots of the `probe_totals` map (a per-CPU array). */
 #define NETIF_RX_SLOT_UNTRACKED 0 /* packets of devices that got no entry */
 #define NETIF_RX_SLOT_COUNTED 1	  /* packets the probe counted, tracked or not (bytes stay 0) */
-#define NETIF_RX_TOTAL_SLOTS 2
+#define NETIF_RX_PROBE_TOTALS_SLOTS 2 /* how many slots the map has */
 
 /* The name the probe saw when it first counted a device of another network
  * namespace (`device_names` map), so that those devices can be named without
