@@ -75,7 +75,7 @@ static __always_inline void add_to_slot(__u32 slot, __u32 len)
 	}
 }
 
-static __always_inline void count_total(void)
+static __always_inline void add_to_counted_total(void)
 {
 	__u32 slot = NETIF_RX_SLOT_COUNTED;
 	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
@@ -180,7 +180,7 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex, __u32 l
 	/* The probe's own total of both layouts, so that "exported + untracked +
 	 * removed" can be checked against it: packets only (the invariant is
 	 * about packets), one increment less on the hot path. */
-	count_total();
+	add_to_counted_total();
 	if (own_namespace) {
 		/* NULL when ifindex is beyond the array: the hash takes it. */
 		counters = bpf_map_lookup_elem(&host_counters, &ifindex);
