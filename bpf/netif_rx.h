@@ -43,16 +43,30 @@ struct netif_rx_device_key {
 /* Per-CPU counters of one device (the value of the `device_counters` map and
  * of the `host_counters` slots), and of each slot of the `probe_totals`
  * map. Cumulative since the probe was attached; the daemon resets only a
- * deleted device's `host_counters` slot (an array slot cannot be deleted). */
+ * deleted device's `host_counters` slot (an array slot cannot be deleted).
+ *
+ * One netif_receive_skb event is one skb; an skb that GRO, LRO or a
+ * paravirtual driver built from several packets carries them all. So that an
+ * skb that is not an aggregate costs no more than one increment of each
+ * field it changes, the packets beyond the first of each skb are kept apart:
+ * packets = skbs + merged_packets (netif_rx_packets()). */
 struct netif_rx_counters {
-	__u64 packets; /* netif_receive_skb events */
-	__u64 bytes;   /* sum of skb->len: network-layer bytes */
+	__u64 skbs;	      /* netif_receive_skb events */
+	__u64 merged_packets; /* packets beyond the first of each aggregate */
+	__u64 bytes;	      /* network-layer bytes of every packet, merged headers restored */
 };
 
 /* Slots of the `probe_totals` map (a per-CPU array). */
-#define NETIF_RX_SLOT_UNTRACKED 0 /* packets of devices that got no entry */
-#define NETIF_RX_SLOT_COUNTED 1	  /* packets the probe counted, tracked or not (bytes stay 0) */
-#define NETIF_RX_PROBE_TOTALS_SLOTS 2 /* how many slots the map has */
+#define NETIF_RX_SLOT_UNTRACKED 0 /* devices that got no entry: skbs, packets, bytes */
+#define NETIF_RX_SLOT_COUNTED 1	  /* everything the probe counted, tracked or not (bytes stay 0) */
+/* Aggregates (gso_size set) whose packets the probe could not count exactly.
+ * Only `skbs` is used: how many such skbs. */
+#define NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS                                                        \
+	2				  /* gso_size GSO_BY_FRAGS (SCTP): counted as 1 packet */
+#define NETIF_RX_SLOT_FALLBACK_UNPARSED 3 /* no gso_segs and headers not parsed: 1 packet */
+#define NETIF_RX_SLOT_FALLBACK_HEADERS 4  /* gso_segs exact, merged headers not restored in bytes  \
+					   */
+#define NETIF_RX_PROBE_TOTALS_SLOTS 5	  /* how many slots the map has */
 
 /* The name the probe saw when it first counted a device of another network
  * namespace (`device_names` map), so that those devices can be named without
@@ -63,6 +77,12 @@ struct netif_rx_counters {
 struct netif_rx_device_name {
 	char name[NETIF_RX_NAME_LEN];
 };
+
+/* Packets the counters stand for: each skb, and each packet merged into one. */
+static inline __u64 netif_rx_packets(const struct netif_rx_counters *counters)
+{
+	return counters->skbs + counters->merged_packets;
+}
 
 #ifdef __cplusplus
 #define NETIF_RX_STATIC_ASSERT static_assert

@@ -56,9 +56,22 @@ struct net_device {
 	possible_net_t nd_net;
 };
 
+/* The end of every skb's data area: the GSO/GRO state of an aggregate. */
+struct skb_shared_info {
+	unsigned short gso_size; /* payload bytes of each packet; GSO_BY_FRAGS: by frags */
+	unsigned short gso_segs; /* packets carried; 0 where the driver left it to the stack */
+};
+
+/* `end` is an offset from `head` on 64-bit kernels (NET_SKBUFF_DATA_USES_OFFSET),
+ * the only ones the probe supports. */
 struct sk_buff {
 	struct net_device *dev;
 	unsigned int len;
+	unsigned int data_len; /* bytes outside the linear area; 0: linear, never an aggregate */
+	__be16 protocol;
+	unsigned char *head;
+	unsigned char *data; /* the network header at netif_receive_skb */
+	unsigned int end;
 };
 
 struct trace_entry {

@@ -27,6 +27,25 @@ std::vector<ClientMetric::Label> labels(const std::string* cpu, const std::strin
   return out;
 }
 
+// A counter by CPU (or summed), from one per-CPU vector, with `extra`
+// labels before the cpu label's place.
+template <typename PerCpu, typename ValueOf>
+void add_by_cpu(MetricFamily& family, const std::vector<PerCpu>& per_cpu, ValueOf value_of,
+                const std::vector<unsigned>& cpus, const std::vector<std::string>& cpu_names,
+                const RenderOptions& options, const std::vector<ClientMetric::Label>& extra = {}) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < cpus.size(); ++i) {
+    const std::uint64_t value = cpus[i] < per_cpu.size() ? value_of(per_cpu[cpus[i]]) : 0;
+    if (options.per_cpu) {
+      auto with_cpu = labels(&cpu_names[i], nullptr, nullptr);
+      with_cpu.insert(with_cpu.end(), extra.begin(), extra.end());
+      family.metric.push_back(counter_sample(std::move(with_cpu), value));
+    }
+    sum += value;
+  }
+  if (!options.per_cpu) family.metric.push_back(counter_sample(extra, sum));
+}
+
 // A packets counter by CPU (or summed), from one per-CPU vector.
 MetricFamily packets_by_cpu(std::string name, std::string help,
                             const std::vector<netif_rx_counters>& per_cpu,
@@ -34,35 +53,79 @@ MetricFamily packets_by_cpu(std::string name, std::string help,
                             const std::vector<std::string>& cpu_names,
                             const RenderOptions& options) {
   MetricFamily family = counter_family(std::move(name), std::move(help));
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < cpus.size(); ++i) {
-    const std::uint64_t value = cpus[i] < per_cpu.size() ? per_cpu[cpus[i]].packets : 0;
-    if (options.per_cpu) {
-      family.metric.push_back(counter_sample(labels(&cpu_names[i], nullptr, nullptr), value));
-    }
-    sum += value;
-  }
-  if (!options.per_cpu) family.metric.push_back(counter_sample({}, sum));
+  add_by_cpu(
+      family, per_cpu, [](const netif_rx_counters& c) { return netif_rx_packets(&c); }, cpus,
+      cpu_names, options);
   return family;
+}
+
+// netif_rx_gso_fallbacks_total{cpu, reason}: labels in alphabetical order.
+MetricFamily gso_fallbacks(const std::vector<GsoFallbacks>& fallbacks,
+                           const std::vector<unsigned>& cpus,
+                           const std::vector<std::string>& cpu_names,
+                           const RenderOptions& options) {
+  MetricFamily family = counter_family(
+      "netif_rx_gso_fallbacks_total",
+      "Aggregates (skbs with gso_size set) whose packets the probe could not count exactly, by "
+      "reason: gso_by_frags and unparsed_headers were counted as one packet, "
+      "headers_not_restored with exact packets but without the merged headers in bytes.");
+  for (const GsoFallbacks& reason : fallbacks) {
+    add_by_cpu(family, reason.skbs_per_cpu, [](std::uint64_t skbs) { return skbs; }, cpus,
+               cpu_names, options, {{"reason", reason.reason}});
+  }
+  return family;
+}
+
+// The three device families: packets, skbs and bytes.
+struct DeviceFamilies {
+  MetricFamily packets = counter_family(
+      "netif_rx_packets_total",
+      "Packets received by a network device (net:netif_receive_skb), by the CPU that "
+      "processed them; each packet of a GRO/LRO/GSO aggregate counted.");
+  MetricFamily skbs = counter_family(
+      "netif_rx_skbs_total",
+      "Socket buffers (one per net:netif_receive_skb event) received by a network device, by "
+      "CPU; packets / skbs is the aggregation factor.");
+  MetricFamily bytes =
+      counter_family("netif_rx_bytes_total",
+                     "Network-layer bytes of the packets received by a network device, by CPU (an "
+                     "aggregate's merged headers restored).");
+
+  void reserve(std::size_t series) {
+    packets.metric.reserve(series);
+    skbs.metric.reserve(series);
+    bytes.metric.reserve(series);
+  }
+  void add(const std::vector<ClientMetric::Label>& series_labels, const netif_rx_counters& value) {
+    packets.metric.push_back(counter_sample(series_labels, netif_rx_packets(&value)));
+    skbs.metric.push_back(counter_sample(series_labels, value.skbs));
+    bytes.metric.push_back(counter_sample(series_labels, value.bytes));
+  }
+};
+
+netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
+                              const std::vector<unsigned>& cpus) {
+  netif_rx_counters sum{};
+  for (unsigned cpu : cpus) {
+    if (cpu >= per_cpu.size()) continue;
+    sum.skbs += per_cpu[cpu].skbs;
+    sum.merged_packets += per_cpu[cpu].merged_packets;
+    sum.bytes += per_cpu[cpu].bytes;
+  }
+  return sum;
 }
 
 }  // namespace
 
 std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options) {
-  MetricFamily packets = counter_family("netif_rx_packets_total",
-                                        "Packets received by a network device "
-                                        "(net:netif_receive_skb), by the CPU that processed them.");
-  MetricFamily bytes = counter_family(
-      "netif_rx_bytes_total",
-      "Bytes (skb->len, network layer) of the packets received by a network device, by CPU.");
+  DeviceFamilies devices;
 
   std::vector<std::string> cpu_names;
   cpu_names.reserve(snapshot.cpus.size());
   for (unsigned cpu : snapshot.cpus) cpu_names.push_back(std::to_string(cpu));
 
   const std::size_t series_per_device = options.per_cpu ? snapshot.cpus.size() : 1;
-  packets.metric.reserve(snapshot.devices.size() * series_per_device);
-  bytes.metric.reserve(snapshot.devices.size() * series_per_device);
+  devices.reserve(snapshot.devices.size() * series_per_device);
 
   for (const DeviceSeries& device : snapshot.devices) {
     const std::string netns = std::to_string(device.key.netns_inum);
@@ -72,27 +135,18 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
         const unsigned cpu = snapshot.cpus[i];
         const netif_rx_counters value =
             cpu < device.per_cpu.size() ? device.per_cpu[cpu] : netif_rx_counters{};
-        packets.metric.push_back(
-            counter_sample(labels(&cpu_names[i], &device.name, netns_label), value.packets));
-        bytes.metric.push_back(
-            counter_sample(labels(&cpu_names[i], &device.name, netns_label), value.bytes));
+        devices.add(labels(&cpu_names[i], &device.name, netns_label), value);
       }
     } else {
-      netif_rx_counters sum{};
-      for (unsigned cpu : snapshot.cpus) {
-        if (cpu >= device.per_cpu.size()) continue;
-        sum.packets += device.per_cpu[cpu].packets;
-        sum.bytes += device.per_cpu[cpu].bytes;
-      }
-      packets.metric.push_back(
-          counter_sample(labels(nullptr, &device.name, netns_label), sum.packets));
-      bytes.metric.push_back(counter_sample(labels(nullptr, &device.name, netns_label), sum.bytes));
+      devices.add(labels(nullptr, &device.name, netns_label),
+                  summed_over(device.per_cpu, snapshot.cpus));
     }
   }
 
   std::vector<MetricFamily> families;
-  families.push_back(std::move(packets));
-  families.push_back(std::move(bytes));
+  families.push_back(std::move(devices.packets));
+  families.push_back(std::move(devices.skbs));
+  families.push_back(std::move(devices.bytes));
   families.push_back(
       packets_by_cpu("netif_rx_untracked_packets_total",
                      "Packets counted without a device because the probe's device map was full.",
@@ -107,6 +161,7 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
       "netif_rx_packets_total, netif_rx_untracked_packets_total and "
       "netif_rx_removed_packets_total.",
       snapshot.counted_per_cpu, snapshot.cpus, cpu_names, options));
+  families.push_back(gso_fallbacks(snapshot.gso_fallbacks, snapshot.cpus, cpu_names, options));
   return families;
 }
 

@@ -14,8 +14,9 @@ struct RenderOptions {
   bool netns_label = false;  // true when every namespace is watched
 };
 
-// netif_rx_packets_total, netif_rx_bytes_total, netif_rx_untracked_packets_total,
-// netif_rx_removed_packets_total, netif_rx_counted_packets_total.
+// netif_rx_packets_total, netif_rx_skbs_total, netif_rx_bytes_total,
+// netif_rx_untracked_packets_total, netif_rx_removed_packets_total,
+// netif_rx_counted_packets_total, netif_rx_gso_fallbacks_total.
 std::vector<prometheus::MetricFamily> render_snapshot(const Snapshot& snapshot,
                                                       const RenderOptions& options);
 

@@ -34,6 +34,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   PollResult result;
   result.snapshot.untracked_per_cpu = std::move(contents.untracked_per_cpu);
   result.snapshot.counted_per_cpu = std::move(contents.counted_per_cpu);
+  result.snapshot.gso_fallbacks = std::move(contents.gso_fallbacks);
   // The merge of the two layouts: the hash's entries, then the array's.
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> slot_keys;
   slot_keys.reserve(contents.host_slots.size());
@@ -84,7 +85,8 @@ void PollStep::account_removed(const netif_rx_device_key& key,
                                const std::vector<netif_rx_counters>& per_cpu) {
   if (removed_per_cpu_.size() < per_cpu.size()) removed_per_cpu_.resize(per_cpu.size());
   for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
-    removed_per_cpu_[cpu].packets += per_cpu[cpu].packets;
+    removed_per_cpu_[cpu].skbs += per_cpu[cpu].skbs;
+    removed_per_cpu_[cpu].merged_packets += per_cpu[cpu].merged_packets;
     removed_per_cpu_[cpu].bytes += per_cpu[cpu].bytes;
   }
   stale_.forget(key);
@@ -148,9 +150,9 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
 
 PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const DeviceNames& names,
                                             Clock::time_point now) {
-  std::uint64_t packets = 0;
-  for (const auto& cpu : device.per_cpu) packets += cpu.packets;
-  if (stale_.stale(device.key, packets, now)) {
+  std::uint64_t skbs = 0;  // any event moves it
+  for (const auto& cpu : device.per_cpu) skbs += cpu.skbs;
+  if (stale_.stale(device.key, skbs, now)) {
     return {{},
             MapDeletion{device.key, MapDeletion::Scope::device,
                         "no packets for " + format_duration(options_.stale_after)},
@@ -187,7 +189,7 @@ void PollStep::sweep_orphan_names(const MapContents& contents, PollResult& resul
 
 void PollStep::warn_untracked(PollResult& result, Clock::time_point now) {
   std::uint64_t total = 0;
-  for (const auto& cpu : result.snapshot.untracked_per_cpu) total += cpu.packets;
+  for (const auto& cpu : result.snapshot.untracked_per_cpu) total += netif_rx_packets(&cpu);
   if (const auto pending = untracked_warning_.update(total, now)) {
     result.warnings.push_back(
         "the device map is full (max_devices=" + std::to_string(options_.max_devices) +

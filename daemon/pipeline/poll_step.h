@@ -42,6 +42,7 @@ struct MapContents {
   std::vector<DeviceCounters> host_slots;
   DeviceNames device_names;  // namespaces: all only (empty otherwise)
   std::vector<netif_rx_counters> untracked_per_cpu;
+  std::vector<GsoFallbacks> gso_fallbacks;
 };
 
 // The kernel's answer for an ifindex the link views did not know.

@@ -124,12 +124,16 @@ std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
   report(host_slots.errors, "map_read", ok);
   auto untracked = reader_.read_untracked();
   report(untracked.errors, "map_read", ok);
-  if (!counted.ok() || !counters.ok() || !host_slots.ok() || !untracked.ok()) return std::nullopt;
+  auto fallbacks = reader_.read_gso_fallbacks();
+  report(fallbacks.errors, "map_read", ok);
+  if (!counted.ok() || !counters.ok() || !host_slots.ok() || !untracked.ok() || !fallbacks.ok())
+    return std::nullopt;
   MapContents contents;
   contents.counted_per_cpu = std::move(counted.value);
   contents.device_counters = std::move(counters.value);
   contents.host_slots = std::move(host_slots.value);
   contents.untracked_per_cpu = std::move(untracked.value);
+  contents.gso_fallbacks = std::move(fallbacks.value);
   return contents;
 }
 

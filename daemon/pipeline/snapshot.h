@@ -7,6 +7,7 @@
 
 #include "netif_rx.h"
 #include "probe/bpf_stats_data.h"
+#include "probe/map_reader.h"
 
 namespace netif_rx {
 
@@ -25,6 +26,8 @@ struct Snapshot {
   // The probe's own total, read just before the devices: every counted
   // packet is in `devices`, `untracked_per_cpu` or `removed_per_cpu`.
   std::vector<netif_rx_counters> counted_per_cpu;
+  // Aggregates the probe could not count exactly, by reason.
+  std::vector<GsoFallbacks> gso_fallbacks;
   std::vector<unsigned> cpus;  // CPUs that exist: the only ones exported
   BpfStatsSnapshot bpf;        // the probe's own cost, read on the same poll
 };

@@ -38,7 +38,7 @@ void remove_key(BpfMap& map, const netif_rx_device_key& key, std::vector<MapAcce
 
 bool counted_any(const std::vector<netif_rx_counters>& per_cpu) {
   return std::any_of(per_cpu.begin(), per_cpu.end(),
-                     [](const netif_rx_counters& c) { return c.packets != 0; });
+                     [](const netif_rx_counters& c) { return c.skbs != 0; });
 }
 
 }  // namespace
@@ -151,6 +151,31 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
 
 MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
   return read_total_slot(NETIF_RX_SLOT_COUNTED);
+}
+
+MapRead<std::vector<GsoFallbacks>> MapReader::read_gso_fallbacks() {
+  struct Slot {
+    std::uint32_t index;
+    const char* reason;
+  };
+  static constexpr Slot kSlots[] = {
+      {NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS, "gso_by_frags"},
+      {NETIF_RX_SLOT_FALLBACK_UNPARSED, "unparsed_headers"},
+      {NETIF_RX_SLOT_FALLBACK_HEADERS, "headers_not_restored"},
+  };
+  MapRead<std::vector<GsoFallbacks>> result;
+  for (const Slot& slot : kSlots) {
+    auto read = read_total_slot(slot.index);
+    if (!read.ok()) {
+      result.errors.insert(result.errors.end(), read.errors.begin(), read.errors.end());
+      continue;
+    }
+    GsoFallbacks fallbacks{slot.reason, {}};
+    fallbacks.skbs_per_cpu.reserve(read.value.size());
+    for (const auto& cpu : read.value) fallbacks.skbs_per_cpu.push_back(cpu.skbs);
+    result.value.push_back(std::move(fallbacks));
+  }
+  return result;
 }
 
 MapRead<std::vector<netif_rx_counters>> MapReader::read_device(const netif_rx_device_key& key) {

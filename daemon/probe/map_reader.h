@@ -35,6 +35,13 @@ struct DeviceCounters {
 
 using DeviceNames = std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>;
 
+// Aggregates whose packets the probe could not count exactly, for one reason
+// (a fallback slot of probe_totals): how many skbs, per possible CPU.
+struct GsoFallbacks {
+  const char* reason = "";  // the metric's label: gso_by_frags, unparsed_headers, ...
+  std::vector<std::uint64_t> skbs_per_cpu;
+};
+
 template <typename T>
 struct MapRead {
   T value{};
@@ -62,8 +69,10 @@ class MapReader {
   MapRead<DeviceNames> read_device_names();
   // The untracked counters, one element per possible CPU.
   MapRead<std::vector<netif_rx_counters>> read_untracked();
-  // The probe's own total of counted packets (tracked or not), per CPU.
+  // The probe's own total of counted skbs and packets (tracked or not), per CPU.
   MapRead<std::vector<netif_rx_counters>> read_counted();
+  // The aggregates the probe could not count exactly, one element per reason.
+  MapRead<std::vector<GsoFallbacks>> read_gso_fallbacks();
   // One device's counters (its hash entry or its host-array slot); an empty
   // vector when it has none (a slot that counted nothing).
   MapRead<std::vector<netif_rx_counters>> read_device(const netif_rx_device_key& key);

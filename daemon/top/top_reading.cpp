@@ -56,7 +56,7 @@ TopReading reading_from_snapshot(const Snapshot& snapshot, bool netns_label) {
       TopCounters& counters = per_cpu[cpu];
       // Two devices can't share a name in one namespace; add in case a
       // rename raced the snapshot.
-      counters.packets += device.per_cpu[cpu].packets;
+      counters.packets += netif_rx_packets(&device.per_cpu[cpu]);
       counters.bytes += device.per_cpu[cpu].bytes;
     }
   }

@@ -43,7 +43,8 @@ pass "exporter ready on 127.0.0.1:$port"
 for _ in 1 2 3; do curl -s -o /dev/null "http://127.0.0.1:$port/"; done
 sleep 1.2
 curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics.txt"
-for family in netif_rx_packets_total netif_rx_bytes_total netif_rx_untracked_packets_total \
+for family in netif_rx_packets_total netif_rx_skbs_total netif_rx_bytes_total \
+              netif_rx_untracked_packets_total netif_rx_gso_fallbacks_total \
               netif_rx_exporter_build_info netif_rx_exporter_probe_attached \
               netif_rx_exporter_poll_duration_seconds netif_rx_exporter_poll_errors_total \
               netif_rx_exporter_last_poll_timestamp_seconds; do

@@ -8,10 +8,12 @@ const path = require('path');
 // The metric contract (docs of the exporter): every name a dashboard or a rule may query.
 const CONTRACT_METRICS = new Set([
   'netif_rx_packets_total',
+  'netif_rx_skbs_total',
   'netif_rx_bytes_total',
   'netif_rx_untracked_packets_total',
   'netif_rx_removed_packets_total',
   'netif_rx_counted_packets_total',
+  'netif_rx_gso_fallbacks_total',
   'netif_rx_bpf_run_time_seconds_total',
   'netif_rx_bpf_run_count_total',
   'netif_rx_bpf_recursion_misses_total',

@@ -40,17 +40,20 @@ DeviceSeries device(std::uint32_t netns, std::uint32_t ifindex, std::string name
 }
 
 // Two devices, two CPUs, some untracked packets. The second device's name
-// has a quote and a backslash, which the serializer must escape.
+// has a quote and a backslash, which the serializer must escape. Counters
+// are {skbs, merged packets, bytes}: eth0's 10 skbs on CPU 0 carried 45
+// packets.
 Snapshot small_snapshot() {
   Snapshot snapshot;
   snapshot.cpus = {0, 1};
-  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{10, 1500}, {3, 180}}));
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{10, 35, 65160}, {3, 0, 180}}));
   snapshot.devices.push_back(
-      device(kHostNetns, 7, "we\"ird\\dev", {{0, 0}, {123456789012345, 9007199254740992}}));
-  snapshot.untracked_per_cpu = {{4, 240}, {0, 0}};
-  snapshot.removed_per_cpu = {{5, 300}, {1, 60}};
+      device(kHostNetns, 7, "we\"ird\\dev", {{0, 0, 0}, {123456789012345, 0, 9007199254740992}}));
+  snapshot.untracked_per_cpu = {{4, 2, 240}, {0, 0, 0}};
+  snapshot.removed_per_cpu = {{5, 0, 300}, {1, 0, 60}};
   // Read before the devices: at most what they, untracked and removed hold.
-  snapshot.counted_per_cpu = {{19, 2220}, {123456789012349, 9007199254741052}};
+  snapshot.counted_per_cpu = {{19, 37, 0}, {123456789012349, 0, 0}};
+  snapshot.gso_fallbacks = {{"gso_by_frags", {0, 1}}, {"unparsed_headers", {2, 0}}};
   return snapshot;
 }
 
@@ -67,10 +70,10 @@ TEST(Exposition, SummedOverCpus) {
 TEST(Exposition, NetnsLabel) {
   Snapshot snapshot;
   snapshot.cpus = {0, 1};
-  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 100}, {2, 200}}));
-  snapshot.devices.push_back(device(kOtherNetns, 2, "eth0", {{3, 300}, {4, 400}}));
-  snapshot.devices.push_back(device(kHostNetns, 1, "lo", {{5, 500}, {6, 600}}));
-  snapshot.untracked_per_cpu = {{0, 0}, {7, 700}};
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 0, 100}, {2, 0, 200}}));
+  snapshot.devices.push_back(device(kOtherNetns, 2, "eth0", {{3, 0, 300}, {4, 0, 400}}));
+  snapshot.devices.push_back(device(kHostNetns, 1, "lo", {{5, 0, 500}, {6, 0, 600}}));
+  snapshot.untracked_per_cpu = {{0, 0, 0}, {7, 0, 700}};
   RenderOptions options;
   options.netns_label = true;
   expect_golden("netns.prom", serialize(render_snapshot(snapshot, options)));
@@ -86,8 +89,8 @@ Snapshot sparse_cpus_snapshot() {
   Snapshot snapshot;
   snapshot.cpus = {0, 2};
   snapshot.devices.push_back(
-      device(kHostNetns, 2, "eth0", {{1, 10}, {100, 1000}, {2, 20}, {100, 1000}}));
-  snapshot.untracked_per_cpu = {{1, 1}, {100, 100}, {2, 2}, {100, 100}};
+      device(kHostNetns, 2, "eth0", {{1, 0, 10}, {100, 0, 1000}, {2, 0, 20}, {100, 0, 1000}}));
+  snapshot.untracked_per_cpu = {{1, 0, 1}, {100, 0, 100}, {2, 0, 2}, {100, 0, 100}};
   return snapshot;
 }
 
@@ -99,13 +102,15 @@ TEST(Exposition, SumsOnlyPresentCpus) {
   RenderOptions options;
   options.per_cpu = false;
   const auto families = render_snapshot(sparse_cpus_snapshot(), options);
-  ASSERT_EQ(families.size(), 5U);
+  ASSERT_EQ(families.size(), 7U);
   ASSERT_EQ(families[0].metric.size(), 1U);
   EXPECT_EQ(families[0].metric[0].counter.value, 3);
   ASSERT_EQ(families[1].metric.size(), 1U);
-  EXPECT_EQ(families[1].metric[0].counter.value, 30);
+  EXPECT_EQ(families[1].metric[0].counter.value, 3);
   ASSERT_EQ(families[2].metric.size(), 1U);
-  EXPECT_EQ(families[2].metric[0].counter.value, 3);
+  EXPECT_EQ(families[2].metric[0].counter.value, 30);
+  ASSERT_EQ(families[3].metric.size(), 1U);
+  EXPECT_EQ(families[3].metric[0].counter.value, 3);
 }
 
 // A device whose per-CPU vector is shorter than the CPU list (it cannot be
@@ -113,15 +118,15 @@ TEST(Exposition, SumsOnlyPresentCpus) {
 TEST(Exposition, MissingSlotsAreZero) {
   Snapshot snapshot;
   snapshot.cpus = {0, 1, 2};
-  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 10}}));
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 0, 10}}));
   const auto families = render_snapshot(snapshot, {});
-  ASSERT_EQ(families.size(), 5U);
+  ASSERT_EQ(families.size(), 7U);
   ASSERT_EQ(families[0].metric.size(), 3U);
   EXPECT_EQ(families[0].metric[0].counter.value, 1);
   EXPECT_EQ(families[0].metric[1].counter.value, 0);
   EXPECT_EQ(families[0].metric[2].counter.value, 0);
-  ASSERT_EQ(families[2].metric.size(), 3U);
-  EXPECT_EQ(families[2].metric[2].counter.value, 0);
+  ASSERT_EQ(families[3].metric.size(), 3U);
+  EXPECT_EQ(families[3].metric[2].counter.value, 0);
 }
 
 // No device yet: the families are still described, and untracked is zero.
@@ -131,14 +136,27 @@ TEST(Exposition, NoDevices) {
   expect_golden("no_devices.prom", serialize(render_snapshot(snapshot, {})));
 }
 
+// An aggregate counts every packet it carried; skbs count the events.
+TEST(Exposition, PacketsAreSkbsAndTheirMergedPackets) {
+  const auto families = render_snapshot(small_snapshot(), {});
+  ASSERT_GE(families.size(), 2U);
+  ASSERT_EQ(families[0].metric.size(), 4U);
+  EXPECT_EQ(families[0].metric[0].counter.value, 45);  // eth0, CPU 0
+  EXPECT_EQ(families[1].metric[0].counter.value, 10);
+  EXPECT_EQ(families[0].metric[1].counter.value, 3);  // eth0, CPU 1: nothing merged
+  EXPECT_EQ(families[1].metric[1].counter.value, 3);
+}
+
 TEST(Exposition, FamiliesAreCounters) {
   const auto families = render_snapshot(small_snapshot(), {});
-  ASSERT_EQ(families.size(), 5U);
+  ASSERT_EQ(families.size(), 7U);
   EXPECT_EQ(families[0].name, "netif_rx_packets_total");
-  EXPECT_EQ(families[1].name, "netif_rx_bytes_total");
-  EXPECT_EQ(families[2].name, "netif_rx_untracked_packets_total");
-  EXPECT_EQ(families[3].name, "netif_rx_removed_packets_total");
-  EXPECT_EQ(families[4].name, "netif_rx_counted_packets_total");
+  EXPECT_EQ(families[1].name, "netif_rx_skbs_total");
+  EXPECT_EQ(families[2].name, "netif_rx_bytes_total");
+  EXPECT_EQ(families[3].name, "netif_rx_untracked_packets_total");
+  EXPECT_EQ(families[4].name, "netif_rx_removed_packets_total");
+  EXPECT_EQ(families[5].name, "netif_rx_counted_packets_total");
+  EXPECT_EQ(families[6].name, "netif_rx_gso_fallbacks_total");
   for (const auto& family : families) {
     EXPECT_EQ(family.type, prometheus::MetricType::Counter) << family.name;
     EXPECT_FALSE(family.help.empty()) << family.name;

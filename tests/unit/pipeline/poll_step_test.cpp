@@ -17,7 +17,7 @@ const PollStep::Clock::time_point t0{};
 DeviceCounters device(std::uint32_t netns, std::uint32_t ifindex, std::uint64_t packets,
                       std::uint32_t salt = 0) {
   return {{netns, ifindex, salt},
-          {netif_rx_counters{packets, packets * 100}, netif_rx_counters{1, 60}}};
+          {netif_rx_counters{packets, 0, packets * 100}, netif_rx_counters{1, 0, 60}}};
 }
 
 PollStepOptions host_options() {
@@ -55,10 +55,10 @@ TEST(PollStep, NamesHostDevicesFromTheLinksAndSortsByName) {
   PollStep step(host_options());
   MapContents contents;
   contents.device_counters = {device(kHost, 2, 5), device(kHost, 1, 7)};
-  contents.untracked_per_cpu = {{3, 300}, {0, 0}};
+  contents.untracked_per_cpu = {{3, 0, 300}, {0, 0, 0}};
   const auto result = step.run(contents, steady_links({{1, {"lo", 1}}, {2, {"eth0", 2}}}), t0);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0", "lo"}));
-  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].packets, 7u);
+  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].skbs, 7u);
   EXPECT_EQ(result.snapshot.untracked_per_cpu.size(), 2u);
   EXPECT_TRUE(result.deletions.empty());
   EXPECT_TRUE(result.errors.empty());
@@ -172,13 +172,13 @@ TEST(PollStep, WarnsOncePerMinuteWhenPacketsWentUntracked) {
   options.max_devices = 64;
   PollStep step(options);
   MapContents contents;
-  contents.untracked_per_cpu = {{0, 0}, {0, 0}};
+  contents.untracked_per_cpu = {{0, 0, 0}, {0, 0, 0}};
   EXPECT_TRUE(step.run(contents, steady_links({}), t0).warnings.empty());
-  contents.untracked_per_cpu = {{3, 300}, {4, 400}};
+  contents.untracked_per_cpu = {{3, 0, 300}, {4, 0, 400}};
   const auto first = step.run(contents, steady_links({}), t0 + seconds(1));
   ASSERT_EQ(first.warnings.size(), 1u);
   EXPECT_NE(first.warnings[0].find("max_devices=64): 7 packets"), std::string::npos);
-  contents.untracked_per_cpu = {{5, 500}, {4, 400}};
+  contents.untracked_per_cpu = {{5, 0, 500}, {4, 0, 400}};
   EXPECT_TRUE(step.run(contents, steady_links({}), t0 + seconds(30)).warnings.empty());
   const auto later = step.run(contents, steady_links({}), t0 + seconds(62));
   ASSERT_EQ(later.warnings.size(), 1u);
@@ -212,8 +212,8 @@ TEST(PollStep, TheNewestDeviceOfANameHoldsItAndOlderOnesAreRemoved) {
   ASSERT_EQ(result.snapshot.devices.size(), 2u);  // the host's eth0 is another netns
   for (const auto& series : result.snapshot.devices) EXPECT_NE(series.key.ifindex, 5u);
   ASSERT_EQ(result.snapshot.removed_per_cpu.size(), 2u);
-  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 40u);
-  EXPECT_EQ(result.snapshot.removed_per_cpu[1].packets, 1u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 40u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[1].skbs, 1u);
   EXPECT_EQ(result.device_entries, 2u);
 }
 
@@ -245,20 +245,20 @@ TEST(PollStep, AReusedInodeNumberStartsTheNewDeviceFromZero) {
   const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
   ASSERT_EQ(result.snapshot.devices.size(), 1u);
   EXPECT_EQ(result.snapshot.devices[0].key, (netif_rx_device_key{kOther, 2, 0x2222}));
-  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].packets, 3u);
+  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].skbs, 3u);
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kOther, 2, 0x1111}));
   EXPECT_EQ(result.deletions[0].scope, MapDeletion::Scope::device);
-  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 40u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 40u);
   EXPECT_EQ(result.device_entries, 1u);
   // The next poll: the dead entry is gone; the new one keeps the name.
   contents.device_counters = {device(kOther, 2, 5, 0x2222)};
   contents.device_names = {{{kOther, 2, 0x2222}, "eth0"}};
   const auto next = step.run(contents, steady_links({}), t0 + seconds(2));
   ASSERT_EQ(next.snapshot.devices.size(), 1u);
-  EXPECT_EQ(next.snapshot.devices[0].per_cpu[0].packets, 5u);
+  EXPECT_EQ(next.snapshot.devices[0].per_cpu[0].skbs, 5u);
   EXPECT_TRUE(next.deletions.empty());
-  EXPECT_EQ(next.snapshot.removed_per_cpu[0].packets, 40u);
+  EXPECT_EQ(next.snapshot.removed_per_cpu[0].skbs, 40u);
 }
 
 // Both first read by one poll (the old namespace died and its successor got
@@ -274,7 +274,7 @@ TEST(PollStep, ReusedInodeSeenTogetherKeepsOneSeries) {
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_FALSE(result.deletions[0].key == result.snapshot.devices[0].key);
   std::uint64_t accounted =
-      result.snapshot.devices[0].per_cpu[0].packets + result.snapshot.removed_per_cpu[0].packets;
+      result.snapshot.devices[0].per_cpu[0].skbs + result.snapshot.removed_per_cpu[0].skbs;
   EXPECT_EQ(accounted, 43u);
 
   std::reverse(contents.device_counters.begin(), contents.device_counters.end());
@@ -307,25 +307,25 @@ TEST(PollStep, AnEntryWithoutANameForTwoPollsIsRemoved) {
   const auto result = step.run(contents, steady_links({}), t0 + seconds(1));
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_EQ(result.deletions[0].scope, MapDeletion::Scope::device);
-  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 9u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 9u);
 }
 
 // counted = exported + untracked + removed, also across removals done by the
 // shell (devices the link watcher saw go).
 TEST(PollStep, CarriesTheProbeTotalAndEveryRemovedCount) {
   PollStep step(host_options());
-  step.account_removed({kHost, 3, 0}, {{6, 600}, {1, 100}});
+  step.account_removed({kHost, 3, 0}, {{6, 0, 600}, {1, 0, 100}});
   MapContents contents;
   contents.device_counters = {device(kHost, 2, 5)};
-  contents.untracked_per_cpu = {{2, 200}, {0, 0}};
-  contents.counted_per_cpu = {{13, 1300}, {2, 160}};
+  contents.untracked_per_cpu = {{2, 0, 200}, {0, 0, 0}};
+  contents.counted_per_cpu = {{13, 0, 1300}, {2, 0, 160}};
   const auto result = step.run(contents, steady_links({{2, {"eth0", 1}}}), t0);
-  EXPECT_EQ(result.snapshot.counted_per_cpu[0].packets, 13u);
+  EXPECT_EQ(result.snapshot.counted_per_cpu[0].skbs, 13u);
   std::uint64_t accounted = 0;
   for (std::size_t cpu = 0; cpu < 2; ++cpu) {
-    accounted += result.snapshot.devices[0].per_cpu[cpu].packets +
-                 result.snapshot.untracked_per_cpu[cpu].packets +
-                 result.snapshot.removed_per_cpu[cpu].packets;
+    accounted += result.snapshot.devices[0].per_cpu[cpu].skbs +
+                 result.snapshot.untracked_per_cpu[cpu].skbs +
+                 result.snapshot.removed_per_cpu[cpu].skbs;
   }
   EXPECT_EQ(accounted, 15u);
 }
@@ -345,9 +345,9 @@ TEST(PollStepHostArray, MergesTheArraySlotsWithTheHashEntries) {
   const auto result = step.run(
       contents, steady_links({{1, {"lo", 1}}, {2, {"eth0", 2}}, {70000, {"big0", 3}}}), t0);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"big0", "eth0", "lo"}));
-  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].packets, 3u);
-  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].packets, 5u);
-  EXPECT_EQ(result.snapshot.devices[2].per_cpu[0].packets, 7u);
+  EXPECT_EQ(result.snapshot.devices[0].per_cpu[0].skbs, 3u);
+  EXPECT_EQ(result.snapshot.devices[1].per_cpu[0].skbs, 5u);
+  EXPECT_EQ(result.snapshot.devices[2].per_cpu[0].skbs, 7u);
   EXPECT_TRUE(result.deletions.empty());
   EXPECT_EQ(result.device_entries, 1u);  // the hash's entries only
 }
@@ -378,7 +378,7 @@ TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3, 0}));
   ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
-  EXPECT_EQ(result.snapshot.removed_per_cpu[0].packets, 4u);
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 4u);
   EXPECT_EQ(result.device_entries, 0u);  // no hash entry
 }
 

@@ -27,7 +27,7 @@ struct FakeMaps {
 
   void add_device(netif_rx_device_key key, std::uint64_t packets_on_cpu1) {
     std::vector<netif_rx_counters> values(kCpus);
-    values[1].packets = packets_on_cpu1;
+    values[1].skbs = packets_on_cpu1;
     counters->put_array(key, values);
   }
   void add_name(netif_rx_device_key key, const char* name) {
@@ -47,7 +47,7 @@ TEST(MapReader, ReadsEveryDeviceInBatchesOfAnySize) {
   ASSERT_EQ(read.value.size(), 600u);
   for (const auto& device : read.value) {
     ASSERT_EQ(device.per_cpu.size(), kCpus);
-    EXPECT_EQ(device.per_cpu[1].packets, device.key.ifindex);
+    EXPECT_EQ(device.per_cpu[1].skbs, device.key.ifindex);
   }
 }
 
@@ -103,12 +103,31 @@ TEST(MapReader, LookupErrorsAreReportedPerMap) {
 TEST(MapReader, ReadsTheUntrackedCountersPerCpu) {
   FakeMaps maps;
   maps.untracked->put_array(std::uint32_t{0},
-                            std::vector<netif_rx_counters>{{1, 100}, {2, 200}, {3, 300}});
+                            std::vector<netif_rx_counters>{{1, 0, 100}, {2, 0, 200}, {3, 0, 300}});
   auto reader = maps.reader();
   const auto read = reader.read_untracked();
   ASSERT_TRUE(read.ok());
   ASSERT_EQ(read.value.size(), kCpus);
   EXPECT_EQ(read.value[2].bytes, 300u);
+}
+
+TEST(MapReader, ReadsEachFallbackSlotUnderItsReason) {
+  FakeMaps maps;
+  for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot) {
+    maps.untracked->put_array(slot,
+                              std::vector<netif_rx_counters>{{slot, 0, 0}, {0, 0, 0}, {0, 0, 0}});
+  }
+  auto reader = maps.reader();
+  const auto read = reader.read_gso_fallbacks();
+  ASSERT_TRUE(read.ok());
+  ASSERT_EQ(read.value.size(), 3u);
+  EXPECT_STREQ(read.value[0].reason, "gso_by_frags");
+  EXPECT_EQ(read.value[0].skbs_per_cpu[0], NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS);
+  EXPECT_STREQ(read.value[1].reason, "unparsed_headers");
+  EXPECT_EQ(read.value[1].skbs_per_cpu[0], NETIF_RX_SLOT_FALLBACK_UNPARSED);
+  EXPECT_STREQ(read.value[2].reason, "headers_not_restored");
+  EXPECT_EQ(read.value[2].skbs_per_cpu[0], NETIF_RX_SLOT_FALLBACK_HEADERS);
+  ASSERT_EQ(read.value[2].skbs_per_cpu.size(), kCpus);
 }
 
 TEST(MapReader, DeletingADeviceRemovesItsNameAndCountersAndToleratesMissingEntries) {
@@ -137,7 +156,7 @@ TEST(MapReader, EntriesThatDifferOnlyInTheirSaltAreTwoDevices) {
   const auto left = reader.read_device_counters();
   ASSERT_EQ(left.value.size(), 1u);
   EXPECT_EQ(left.value[0].key, (netif_rx_device_key{7, 2, 0x2222}));
-  EXPECT_EQ(left.value[0].per_cpu[1].packets, 20u);
+  EXPECT_EQ(left.value[0].per_cpu[1].skbs, 20u);
   EXPECT_TRUE(maps.names->contains(netif_rx_device_key{7, 2, 0x2222}));
 }
 
@@ -172,7 +191,7 @@ struct FakeMapsWithArray : FakeMaps {
   MapReader reader() { return MapReader(ProbeMaps{counters, names, untracked, host, 7, 8}, kCpus); }
   void count_in_slot(std::uint32_t ifindex, std::uint64_t packets_on_cpu2) {
     std::vector<netif_rx_counters> values(kCpus);
-    values[2] = {packets_on_cpu2, 100 * packets_on_cpu2};
+    values[2] = {packets_on_cpu2, 0, 100 * packets_on_cpu2};
     host->put_array(ifindex, values);
   }
 };
@@ -188,7 +207,7 @@ TEST(MapReaderHostArray, ReadsTheSlotsOfTheGivenIfindexesThatCounted) {
   ASSERT_EQ(read.value.size(), 1u);
   EXPECT_EQ(read.value[0].key, (netif_rx_device_key{7, 2, 0}));
   ASSERT_EQ(read.value[0].per_cpu.size(), kCpus);
-  EXPECT_EQ(read.value[0].per_cpu[2].packets, 5u);
+  EXPECT_EQ(read.value[0].per_cpu[2].skbs, 5u);
   EXPECT_EQ(read.value[0].per_cpu[2].bytes, 500u);
 }
 
@@ -225,7 +244,7 @@ TEST(MapReaderHostArray, ReadsOneDeviceFromItsSlotAndNothingOnceZeroed) {
   const auto before = reader.read_device({7, 2, 0});
   ASSERT_TRUE(before.ok());
   ASSERT_EQ(before.value.size(), kCpus);
-  EXPECT_EQ(before.value[2].packets, 5u);
+  EXPECT_EQ(before.value[2].skbs, 5u);
   EXPECT_TRUE(reader.delete_device({7, 2, 0}).empty());
   const auto after = reader.read_device({7, 2, 0});
   EXPECT_TRUE(after.ok());

@@ -28,7 +28,7 @@ TEST(TopReading, FromPerCpuMetrics) {
   EXPECT_EQ(reading.cpus, (std::vector<unsigned>{0, 1}));
   ASSERT_EQ(reading.devices.size(), 2U);
   const TopCpuCounters& eth0 = reading.devices.at({"eth0", ""});
-  EXPECT_EQ(eth0.at(0), (TopCounters{10, 1500}));
+  EXPECT_EQ(eth0.at(0), (TopCounters{45, 65160}));  // 10 skbs carried 45 packets
   EXPECT_EQ(eth0.at(1), (TopCounters{3, 180}));
   // The escaped name comes back as the device's own.
   const TopCpuCounters& weird = reading.devices.at({"we\"ird\\dev", ""});
@@ -49,7 +49,7 @@ TEST(TopReading, FromMetricsSummedOverCpus) {
   const TopReading reading = reading_from_exposition(data_file("summed.prom"));
   EXPECT_FALSE(reading.per_cpu);
   EXPECT_TRUE(reading.cpus.empty());
-  EXPECT_EQ(reading.devices.at({"eth0", ""}).at(std::nullopt), (TopCounters{13, 1680}));
+  EXPECT_EQ(reading.devices.at({"eth0", ""}).at(std::nullopt), (TopCounters{48, 65340}));
   EXPECT_EQ(reading.devices.at({"we\"ird\\dev", ""}).at(std::nullopt).packets, 123456789012345U);
 }
 
@@ -89,8 +89,9 @@ TEST(TopReading, RejectsWhatIsNotTheExporters) {
 TEST(TopReading, FromSnapshot) {
   Snapshot snapshot;
   snapshot.cpus = {0, 2};  // CPU 1 is possible but not present
-  snapshot.devices.push_back({{4026531840, 2, 0}, "eth0", {{1, 100}, {9, 900}, {2, 200}}});
-  snapshot.devices.push_back({{4026532281, 5, 0}, "veth0", {{4, 400}, {0, 0}, {0, 0}}});
+  // skbs, merged packets, bytes: top shows packets (skbs + merged).
+  snapshot.devices.push_back({{4026531840, 2, 0}, "eth0", {{1, 0, 100}, {9, 0, 900}, {2, 3, 200}}});
+  snapshot.devices.push_back({{4026532281, 5, 0}, "veth0", {{4, 0, 400}, {0, 0, 0}, {0, 0, 0}}});
 
   const TopReading host = reading_from_snapshot(snapshot, false);
   EXPECT_TRUE(host.per_cpu);
@@ -98,7 +99,7 @@ TEST(TopReading, FromSnapshot) {
   const TopCpuCounters& eth0 = host.devices.at({"eth0", ""});
   EXPECT_EQ(eth0.size(), 2U);
   EXPECT_EQ(eth0.at(0), (TopCounters{1, 100}));
-  EXPECT_EQ(eth0.at(2), (TopCounters{2, 200}));
+  EXPECT_EQ(eth0.at(2), (TopCounters{5, 200}));
   EXPECT_FALSE(eth0.count(1));
 
   const TopReading all = reading_from_snapshot(snapshot, true);
