@@ -64,9 +64,10 @@ struct netif_rx_counters {
 #define NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS                                                        \
 	2				  /* gso_size GSO_BY_FRAGS (SCTP): counted as 1 packet */
 #define NETIF_RX_SLOT_FALLBACK_UNPARSED 3 /* no gso_segs and headers not parsed: 1 packet */
-#define NETIF_RX_SLOT_FALLBACK_HEADERS 4  /* gso_segs exact, merged headers not restored in bytes  \
-					   */
-#define NETIF_RX_PROBE_TOTALS_SLOTS 5	  /* how many slots the map has */
+#define NETIF_RX_SLOT_FALLBACK_HEADERS                                                             \
+	4			      /* gso_segs exact, merged headers not restored in bytes      \
+				       */
+#define NETIF_RX_PROBE_TOTALS_SLOTS 5 /* how many slots the map has */
 
 /* The name the probe saw when it first counted a device of another network
  * namespace (`device_names` map), so that those devices can be named without

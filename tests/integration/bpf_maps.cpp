@@ -69,7 +69,7 @@ std::vector<netif_rx_device_key> counted_devices(pid_t pid, std::uint32_t host_n
     for (std::uint32_t slot = 0; slot < info.max_entries; ++slot) {
       if (bpf_map_lookup_elem(fd, &slot, values.data()) != 0) continue;
       for (const auto& cpu : values) {
-        if (cpu.packets == 0) continue;
+        if (cpu.skbs == 0) continue;
         keys.push_back({host_netns_inum, slot, 0});  // own namespace: salt 0
         break;
       }

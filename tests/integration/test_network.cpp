@@ -51,8 +51,8 @@ VethPair TestNetwork::add_veth_pair(const std::string& suffix_a, const std::stri
                                     const std::string& suffix_b, const std::string& netns_b,
                                     int subnet, int index_a) {
   VethPair pair;
-  pair.a = {prefix_ + suffix_a, netns_a, "192.0.2." + std::to_string(4 * subnet + 1), ""};
-  pair.b = {prefix_ + suffix_b, netns_b, "192.0.2." + std::to_string(4 * subnet + 2), ""};
+  pair.a = {prefix_ + suffix_a, netns_a, "192.0.2." + std::to_string(4 * subnet + 1), "", ""};
+  pair.b = {prefix_ + suffix_b, netns_b, "192.0.2." + std::to_string(4 * subnet + 2), "", ""};
 
   std::vector<std::string> create{"ip", "link", "add", pair.a.name};
   if (!netns_a.empty()) create.insert(create.end(), {"netns", netns_a});
@@ -76,6 +76,38 @@ VethPair TestNetwork::add_veth_pair(const std::string& suffix_a, const std::stri
     run_or_fail(in_netns(self->netns, {"ip", "link", "set", self->name, "up"}));
   }
   return pair;
+}
+
+void TestNetwork::add_ipv6(VethPair& pair, int subnet) {
+  const std::string prefix = "2001:db8:0:" + std::to_string(subnet) + "::";
+  pair.a.address6 = prefix + "1";
+  pair.b.address6 = prefix + "2";
+  for (VethEnd* end : {&pair.a, &pair.b}) {
+    const std::string conf = "net.ipv6.conf." + end->name + ".";
+    for (const char* setting : {"addr_gen_mode=1", "accept_ra=0", "router_solicitations=0",
+                                "accept_dad=0", "disable_ipv6=0"}) {
+      run_or_fail(in_netns(end->netns, {"sysctl", "-q", "-w", conf + setting}));
+    }
+  }
+  for (auto [self, peer] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
+    run_or_fail(in_netns(
+        self->netns, {"ip", "addr", "add", self->address6 + "/64", "dev", self->name, "nodad"}));
+    run_or_fail(in_netns(self->netns, {"ip", "neigh", "replace", peer->address6, "lladdr",
+                                       peer->mac, "nud", "permanent", "dev", self->name}));
+  }
+}
+
+void TestNetwork::set_features(const std::string& netns, const std::string& link,
+                               const std::vector<std::string>& features) {
+  std::vector<std::string> argv{"ethtool", "-K", link};
+  argv.insert(argv.end(), features.begin(), features.end());
+  run_or_fail(in_netns(netns, argv));
+}
+
+long long link_counter(const std::string& netns, const std::string& link, const std::string& name) {
+  const auto result =
+      run_command(in_netns(netns, {"cat", "/sys/class/net/" + link + "/statistics/" + name}));
+  return result.exit_code == 0 ? std::stoll(result.output) : -1;
 }
 
 void TestNetwork::rename_link(const std::string& netns, const std::string& from,

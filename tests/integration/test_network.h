@@ -12,6 +12,7 @@ struct VethEnd {
   std::string netns;  // empty: the host (the test's own) namespace
   std::string address;
   std::string mac;
+  std::string address6;  // set by TestNetwork::add_ipv6
 };
 
 struct VethPair {
@@ -40,6 +41,18 @@ class TestNetwork {
                          const std::string& suffix_b, const std::string& netns_b, int subnet,
                          int index_a = 0);
 
+  // Turns IPv6 on for the pair, quietly: addresses 2001:db8:0:SUBNET::1|2/64
+  // (documentation prefix) without duplicate address detection, no
+  // link-local address, no router solicitations, static neighbours. The
+  // multicast reports of joining the address's group still go out at once:
+  // let a second pass before counting.
+  void add_ipv6(VethPair& pair, int subnet);
+
+  // `ethtool -K link FEATURE on|off ...` in the link's namespace, e.g.
+  // {"gro", "on", "tso", "off"}.
+  void set_features(const std::string& netns, const std::string& link,
+                    const std::vector<std::string>& features);
+
   // Renames or deletes a link the test made.
   void rename_link(const std::string& netns, const std::string& from, const std::string& to);
   void delete_link(const std::string& netns, const std::string& name);
@@ -54,6 +67,10 @@ class TestNetwork {
   std::vector<std::string> namespaces_;
   std::vector<std::string> host_links_;
 };
+
+// A link's counter from /sys/class/net/LINK/statistics (e.g. "rx_packets"),
+// read in its namespace; -1 when it cannot be read.
+long long link_counter(const std::string& netns, const std::string& link, const std::string& name);
 
 // Sends `count` UDP datagrams of `payload_bytes` each from `netns` to
 // `destination`:9, from a process pinned to `cpu`. Returns how many were sent.

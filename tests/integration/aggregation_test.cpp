@@ -1,0 +1,252 @@
+// Packets as they arrived: the probe against the kernel's GRO and the
+// senders' TSO/GSO on a veth pair with GRO on, checked against counters no
+// one here wrote (the sender's and the receiving device's own, TCP's
+// OutSegs) and against what the test sent, through the exporter's HTTP
+// endpoint.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+#include "bulk_traffic.h"
+#include "exporter_process.h"
+#include "series_query.h"
+#include "test_network.h"
+
+namespace netif_rx::test {
+namespace {
+
+constexpr std::uint64_t kBulkBytes = 16ULL << 20;
+constexpr unsigned kSenderCpu = 0;
+// Network and TCP headers of each segment: IPv4 20 or IPv6 40, TCP 20 with
+// the 12 bytes of timestamps that Linux sends by default.
+constexpr int kTcpHeadersV4 = 20 + 32;
+constexpr int kTcpHeadersV6 = 40 + 32;
+
+// The exporter's view of one device, summed over CPUs.
+struct DeviceCount {
+  double packets = 0;
+  double skbs = 0;
+  double bytes = 0;
+};
+
+// The counters of both ends of the pair and the sender's TCP segments.
+struct LinkCounts {
+  long long receiver_rx_packets = 0;
+  long long sender_tx_packets = 0;
+  long long sender_tx_bytes = 0;
+  long long sender_tcp_segments = 0;
+};
+
+LinkCounts operator-(const LinkCounts& a, const LinkCounts& b) {
+  return {a.receiver_rx_packets - b.receiver_rx_packets, a.sender_tx_packets - b.sender_tx_packets,
+          a.sender_tx_bytes - b.sender_tx_bytes, a.sender_tcp_segments - b.sender_tcp_segments};
+}
+
+DeviceCount operator-(const DeviceCount& a, const DeviceCount& b) {
+  return {a.packets - b.packets, a.skbs - b.skbs, a.bytes - b.bytes};
+}
+
+class AggregationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    network_ = std::make_unique<TestNetwork>("nrg" + std::to_string(::getpid() % 100000));
+    sender_ns_ = network_->add_namespace("s");
+    pair_ = network_->add_veth_pair("g0", "", "s0", sender_ns_, 40);
+    network_->add_ipv6(pair_, 40);
+    // The receiving end merges (NAPI with GRO on a veth: Linux 5.13 and later).
+    network_->set_features("", pair_.a.name, {"gro", "on"});
+    exporter_ = std::make_unique<ExporterProcess>("poll_interval: 100ms\n");
+    // The multicast reports of the new IPv6 address go out now: let them pass.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  }
+
+  static void TearDownTestSuite() {
+    exporter_.reset();
+    network_.reset();
+  }
+
+  void SetUp() override {
+    ASSERT_EQ(::geteuid(), 0U) << "the integration tests load BPF: run them as root";
+    ASSERT_TRUE(exporter_->wait_ready()) << "the exporter did not become ready; its log says why:\n"
+                                         << exporter_->log();
+  }
+
+  // `tso`: the sender hands over 64 KiB TCP skbs; otherwise MTU frames, as a
+  // physical NIC receives them.
+  static void set_sender_offloads(bool tso) {
+    const std::string on = tso ? "on" : "off";
+    network_->set_features(sender_ns_, pair_.b.name,
+                           {"tso", on, "gso", on, "tx-udp-segmentation", on});
+  }
+
+  static DeviceCount exported() {
+    const Series series = exporter_->scrape();
+    const Labels device{{"device", pair_.a.name}};
+    return {sum_where(series, "netif_rx_packets_total", device),
+            sum_where(series, "netif_rx_skbs_total", device),
+            sum_where(series, "netif_rx_bytes_total", device)};
+  }
+
+  static double fallbacks() {
+    return sum_where(exporter_->scrape(), "netif_rx_gso_fallbacks_total", {});
+  }
+
+  static LinkCounts link_counts() {
+    return {link_counter("", pair_.a.name, "rx_packets"),
+            link_counter(sender_ns_, pair_.b.name, "tx_packets"),
+            link_counter(sender_ns_, pair_.b.name, "tx_bytes"), tcp_out_segments(sender_ns_)};
+  }
+
+  // The exporter's count once it has caught up with the receiving device:
+  // it polls every 100 ms; 5 s at most.
+  static DeviceCount exported_when(const std::function<bool(const DeviceCount&)>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    DeviceCount count = exported();
+    while (!done(count) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      count = exported();
+    }
+    // Two more polls, so that a count that would overshoot shows.
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    return exported();
+  }
+
+  static void print(const char* what, const LinkCounts& links, const DeviceCount& count,
+                    double expected_bytes) {
+    std::printf(
+        "%s: sender tx_packets %lld, TCP OutSegs %lld, receiver rx_packets %lld; exported "
+        "packets %.0f, skbs %.0f (%.1f packets per skb), bytes %.0f vs %.0f expected (%+.3f "
+        "%%)\n",
+        what, links.sender_tx_packets, links.sender_tcp_segments, links.receiver_rx_packets,
+        count.packets, count.skbs, count.skbs > 0 ? count.packets / count.skbs : 0.0, count.bytes,
+        expected_bytes, 100.0 * (count.bytes - expected_bytes) / expected_bytes);
+  }
+
+  static void expect_bytes_within_half_percent(double bytes, double expected) {
+    EXPECT_LE(std::fabs(bytes - expected), 0.005 * expected)
+        << "exported " << bytes << " bytes, expected " << expected;
+  }
+
+  // MTU frames from the sender, merged by the receiver's GRO: every frame the
+  // devices count is a packet; the skbs are far fewer.
+  static void check_mtu_frames(const std::string& destination, int headers) {
+    set_sender_offloads(false);
+    const LinkCounts links_before = link_counts();
+    const DeviceCount before = exported();
+    const double fallbacks_before = fallbacks();
+
+    const TransferResult transfer = send_tcp_bulk(sender_ns_, kSenderCpu, destination, kBulkBytes);
+    ASSERT_TRUE(transfer.ok) << transfer.error;
+
+    const LinkCounts links = link_counts() - links_before;
+    const DeviceCount count =
+        exported_when([&](const DeviceCount& now) {
+          return (now - before).packets >= static_cast<double>(links.receiver_rx_packets);
+        }) -
+        before;
+    // What the sender put on the wire at the network layer: the payload, and
+    // the headers of each TCP segment (the veth's own byte counters are not
+    // comparable: with NAPI they count after the Ethernet header is pulled).
+    const double l3_bytes =
+        static_cast<double>(kBulkBytes) + static_cast<double>(headers * links.sender_tcp_segments);
+    print(destination.c_str(), links, count, l3_bytes);
+
+    EXPECT_EQ(links.receiver_rx_packets, links.sender_tx_packets);
+    EXPECT_EQ(count.packets, static_cast<double>(links.receiver_rx_packets))
+        << "every MTU frame the device received is a packet";
+    EXPECT_GE(static_cast<double>(links.sender_tcp_segments),
+              static_cast<double>(kBulkBytes) / 1500);
+    EXPECT_LE(count.skbs * 2, count.packets) << "GRO merged nothing: is GRO on?";
+    EXPECT_GT(count.skbs, 0);
+    expect_bytes_within_half_percent(count.bytes, l3_bytes);
+    EXPECT_EQ(fallbacks(), fallbacks_before);
+  }
+
+  static inline std::unique_ptr<TestNetwork> network_;
+  static inline std::unique_ptr<ExporterProcess> exporter_;
+  static inline std::string sender_ns_;
+  static inline VethPair pair_;
+};
+
+TEST_F(AggregationTest, TcpMtuFramesOverIpv4CountEveryFrameThatGroMerged) {
+  check_mtu_frames(pair_.a.address, kTcpHeadersV4);
+}
+
+TEST_F(AggregationTest, TcpMtuFramesOverIpv6CountEveryFrameThatGroMerged) {
+  check_mtu_frames(pair_.a.address6, kTcpHeadersV6);
+}
+
+// A TSO sender hands over 64 KiB skbs that the veth passes on whole: one skb
+// is what the device counts, the packets are TCP's segments.
+TEST_F(AggregationTest, TcpFromATsoSenderCountsItsSegments) {
+  set_sender_offloads(true);
+  const LinkCounts links_before = link_counts();
+  const DeviceCount before = exported();
+  const double fallbacks_before = fallbacks();
+
+  const TransferResult transfer =
+      send_tcp_bulk(sender_ns_, kSenderCpu, pair_.a.address, kBulkBytes);
+  ASSERT_TRUE(transfer.ok) << transfer.error;
+
+  const LinkCounts links = link_counts() - links_before;
+  const DeviceCount count =
+      exported_when([&](const DeviceCount& now) {
+        return (now - before).packets >= static_cast<double>(links.sender_tcp_segments);
+      }) -
+      before;
+  const double l3_bytes = static_cast<double>(kBulkBytes) +
+                          static_cast<double>(kTcpHeadersV4 * links.sender_tcp_segments);
+  print("TSO sender", links, count, l3_bytes);
+
+  EXPECT_EQ(count.packets, static_cast<double>(links.sender_tcp_segments))
+      << "every TCP segment the sender sent is a packet";
+  EXPECT_EQ(count.skbs, static_cast<double>(links.receiver_rx_packets))
+      << "the veth counts the skbs it received";
+  EXPECT_LE(links.receiver_rx_packets * 4, links.sender_tcp_segments)
+      << "the sender did not hand over large skbs: is TSO on?";
+  expect_bytes_within_half_percent(count.bytes, l3_bytes);
+  EXPECT_EQ(fallbacks(), fallbacks_before);
+}
+
+// UDP: datagrams segmented by the sender's stack arrive as a burst that GRO
+// merges for a socket with UDP_GRO on; with UDP segmentation offload on, the
+// sender's GSO skbs arrive whole.
+TEST_F(AggregationTest, UdpDatagramsCountThroughGroAndGso) {
+  constexpr int kDatagrams = 6400;
+  constexpr int kPayload = 1200;
+  for (const bool gso : {false, true}) {
+    SCOPED_TRACE(gso ? "UDP GSO skbs" : "UDP datagrams merged by GRO");
+    set_sender_offloads(gso);
+    const LinkCounts links_before = link_counts();
+    const DeviceCount before = exported();
+
+    const TransferResult transfer =
+        send_udp_to_gro_socket(sender_ns_, kSenderCpu, pair_.a.address, kDatagrams, kPayload);
+    ASSERT_TRUE(transfer.ok) << transfer.error;
+
+    const LinkCounts links = link_counts() - links_before;
+    const DeviceCount count = exported_when([&](const DeviceCount& now) {
+                                return (now - before).packets >= kDatagrams;
+                              }) -
+                              before;
+    const double l3_bytes = static_cast<double>(kDatagrams) * (20 + 8 + kPayload);
+    print(gso ? "UDP GSO" : "UDP GRO", links, count, l3_bytes);
+
+    EXPECT_EQ(count.packets, kDatagrams) << "every datagram sent is a packet";
+    if (gso) {
+      EXPECT_EQ(count.skbs, static_cast<double>(links.receiver_rx_packets));
+      EXPECT_LE(count.skbs * 4, count.packets) << "the sender's skbs were not GSO";
+    } else {
+      EXPECT_EQ(links.receiver_rx_packets, kDatagrams);
+      EXPECT_LT(count.skbs, count.packets) << "GRO merged no datagram: is UDP_GRO on?";
+    }
+    expect_bytes_within_half_percent(count.bytes, l3_bytes);
+  }
+}
+
+}  // namespace
+}  // namespace netif_rx::test
