@@ -41,8 +41,9 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
               CPU cores that the probe consumes on a node. The kernel only counts run time while BPF
               statistics are enabled: with bpf_stats.mode=always the measured rate is exact; with
               mode=sampled it covers only the sampling windows, so the cost per run (which sampling
-              measures well) is also multiplied by the packets counted since. The larger of the two
-              estimates is kept; both are lower bounds of the true cost.
+              measures well) is also multiplied by the runs since: one per skb (netif_rx_skbs_total,
+              not packets: an aggregate is one run), plus the untracked packets (an upper bound of
+              their skbs). The larger of the two estimates is kept.
             |||,
             record: 'instance:netif_rx_probe_cpu_cores:rate5m',
             expr: |||
@@ -58,7 +59,7 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
                       sum by (job, instance) (rate(netif_rx_bpf_run_count_total{%(netifRxSelector)s}[5m]))
                     *
                       (
-                          sum by (job, instance) (rate(netif_rx_packets_total{%(netifRxSelector)s}[5m]))
+                          sum by (job, instance) (rate(netif_rx_skbs_total{%(netifRxSelector)s}[5m]))
                         +
                           sum by (job, instance) (rate(netif_rx_untracked_packets_total{%(netifRxSelector)s}[5m]))
                       ),
