@@ -83,8 +83,10 @@ class AggregationTest : public ::testing::Test {
                            {"tso", on, "gso", on, "tx-udp-segmentation", on});
   }
 
-  static DeviceCount exported() {
-    const Series series = exporter_->scrape();
+  static DeviceCount exported() { return exported_by(*exporter_); }
+
+  static DeviceCount exported_by(ExporterProcess& exporter) {
+    const Series series = exporter.scrape();
     const Labels device{{"device", pair_.a.name}};
     return {sum_where(series, "netif_rx_packets_total", device),
             sum_where(series, "netif_rx_skbs_total", device),
@@ -246,6 +248,43 @@ TEST_F(AggregationTest, UdpDatagramsCountThroughGroAndGso) {
     }
     expect_bytes_within_half_percent(count.bytes, l3_bytes);
   }
+}
+
+// The classic tracepoint twin (kernels without tp_btf) measures aggregates
+// through probe reads: a second exporter on it counts the same transfer as
+// the first one, packet for packet.
+TEST_F(AggregationTest, TheClassicTracepointTwinCountsTheSameAggregates) {
+  ExporterProcess twin(
+      "poll_interval: 100ms\nattach: tracepoint\n", {}, "",
+      {"unshare", "--mount", "--propagation", "private", "sh", "-c",
+       "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
+       "exec \"$0\" \"$@\""});
+  ASSERT_TRUE(twin.wait_ready()) << twin.log();
+  set_sender_offloads(false);
+  const long long rx_before = link_counter("", pair_.a.name, "rx_packets");
+  const DeviceCount twin_before = exported_by(twin);
+  const DeviceCount before = exported();
+
+  const TransferResult transfer =
+      send_tcp_bulk(sender_ns_, kSenderCpu, pair_.a.address, kBulkBytes / 4);
+  ASSERT_TRUE(transfer.ok) << transfer.error;
+
+  const double frames =
+      static_cast<double>(link_counter("", pair_.a.name, "rx_packets") - rx_before);
+  const DeviceCount count =
+      exported_when([&](const DeviceCount& now) { return (now - before).packets >= frames; }) -
+      before;
+  const DeviceCount twin_count = exported_by(twin) - twin_before;
+  std::printf(
+      "tp_btf: packets %.0f skbs %.0f bytes %.0f; tracepoint: packets %.0f skbs %.0f "
+      "bytes %.0f; device frames %.0f\n",
+      count.packets, count.skbs, count.bytes, twin_count.packets, twin_count.skbs, twin_count.bytes,
+      frames);
+  EXPECT_EQ(count.packets, frames);
+  EXPECT_EQ(twin_count.packets, count.packets);
+  EXPECT_EQ(twin_count.skbs, count.skbs);
+  EXPECT_EQ(twin_count.bytes, count.bytes);
+  EXPECT_LT(twin_count.skbs, twin_count.packets);
 }
 
 }  // namespace
