@@ -60,8 +60,11 @@ class App {
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;
   SnapshotStore store_;
-  // Destroyed in reverse order: HTTP first, then the poller, then the link
-  // watcher (it deletes map entries), then the probe.
+  // Torn down in this order by stop() (and declared in its reverse): HTTP
+  // first, then the poller (the one thread that changes the probe's maps, the
+  // entries of gone devices included), then the link watcher (whose view the
+  // poller reads; it only queues the devices it saw go, for the poller), then
+  // the probe.
   std::unique_ptr<Probe> probe_;
   std::unique_ptr<LinkWatcher> links_;
   // The statistics' descriptor or sampling helper (read by the poller).

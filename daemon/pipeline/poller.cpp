@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
+#include <iterator>
+#include <utility>
 
 #include "pipeline/cpu_list.h"
 #include "util/log.h"
@@ -22,6 +24,28 @@ KernelLinkName kernel_link_name(std::uint32_t ifindex) {
   const int error = errno;
   if (error == ENXIO || error == ENODEV) return {KernelLinkName::Kind::gone, {}, error};
   return {KernelLinkName::Kind::failed, {}, error};
+}
+
+// The errors of one map access, as errors of the poll with `reason`.
+std::vector<PollError> poll_errors(const std::vector<MapAccessError>& errors, const char* reason) {
+  std::vector<PollError> out;
+  out.reserve(errors.size());
+  for (const auto& error : errors) out.push_back({reason, error.describe()});
+  return out;
+}
+
+void append(std::vector<PollError>& errors, std::vector<PollError> more) {
+  errors.insert(errors.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+}
+
+// The array slots of the devices the view knows: a device not in it yet is
+// read at the next poll (the step would not name it anyway).
+std::vector<std::uint32_t> ifindexes_of(const LinkView& links) {
+  std::vector<std::uint32_t> ifindexes;
+  ifindexes.reserve(links.size());
+  for (const auto& [ifindex, info] : links) ifindexes.push_back(ifindex);
+  return ifindexes;
 }
 
 }  // namespace
@@ -49,53 +73,62 @@ Poller::~Poller() {
   stop();
 }
 
-void Poller::apply_removals(bool& ok) {
+std::vector<PollError> Poller::apply_removals() {
+  std::vector<PollError> errors;
   for (const std::uint32_t ifindex : removals_->take()) {
-    const netif_rx_device_key key{options_.host_netns_inum, ifindex, 0};  // own namespace: salt 0
-    auto counters = reader_.read_device(key);
-    report(counters.errors, "map_read", ok);
-    if (!counters.ok() || counters.value.empty()) continue;  // no entry
-    log::debug(
-        "forgetting device",
-        {{"netns", key.netns_inum}, {"ifindex", key.ifindex}, {"why", "the device is gone"}});
-    report(reader_.delete_device(key), "map_delete", ok);
-    step_.account_removed(key, counters.value);
+    append(errors, forget_removed_device(ifindex));
   }
+  return errors;
+}
+
+std::vector<PollError> Poller::forget_removed_device(std::uint32_t ifindex) {
+  const netif_rx_device_key key{options_.host_netns_inum, ifindex, 0};  // own namespace: salt 0
+  auto counters = reader_.read_device(key);
+  auto errors = poll_errors(counters.errors, "map_read");
+  if (!counters.ok() || counters.value.empty()) return errors;  // no entry
+  log::debug("forgetting device",
+             {{"netns", key.netns_inum}, {"ifindex", key.ifindex}, {"why", "the device is gone"}});
+  append(errors, poll_errors(reader_.delete_device(key), "map_delete"));
+  step_.account_removed(key, counters.value);
+  return errors;
 }
 
 bool Poller::poll_once() {
   const auto started = std::chrono::steady_clock::now();
   apply_pending_reload();
-  bool ok = true;
+  auto polled = read_and_run_step(started);
+  const bool ok = report(polled.errors);
+  if (!polled.value) return false;
+  publish(std::move(*polled.value));
+  finish(ok, started);
+  return ok;
+}
+
+Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
+    std::chrono::steady_clock::time_point started) {
   HostLinks links;
   links.before = host_links_();
   // After the first view: a removal it reflects is applied before the read.
-  apply_removals(ok);
-  auto contents = read_maps(links.before, ok);
-  if (!contents) return false;
+  std::vector<PollError> errors = apply_removals();
+  auto read = read_maps(links.before);
+  append(errors, std::move(read.errors));
+  if (!read.value) return {std::nullopt, std::move(errors)};
   links.after = host_links_();
-  if (options_.namespaces == NamespaceMode::all) {
-    auto names = reader_.read_device_names();
-    report(names.errors, "map_read", ok);
-    contents->device_names = std::move(names.value);
-  }
+  append(errors, read_names(*read.value));
   links.ask_kernel = kernel_link_name;
 
-  PollResult result = step_.run(std::move(*contents), links, started);
-  apply_deletions(result.deletions, ok);
-  for (const auto& error : result.errors) {
-    log::warn("poll failed", {{"reason", error.reason}, {"err", error.message}});
-    metrics_.count_poll_error(error.reason);
-    ok = false;
-  }
-  for (const auto& warning : result.warnings) log::warn("poll warning", {{"detail", warning}});
+  PollResult result = step_.run(std::move(*read.value), links, started);
+  append(errors, apply_deletions(result.deletions));
+  append(errors, std::exchange(result.errors, {}));
+  return {std::move(result), std::move(errors)};
+}
 
+void Poller::publish(PollResult result) {
+  for (const auto& warning : result.warnings) log::warn("poll warning", {{"detail", warning}});
   auto snapshot = std::make_shared<Snapshot>(std::move(result.snapshot));
   snapshot->cpus = present_cpus();
   if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
   store_.publish(std::move(snapshot));
-  finish(ok, started);
-  return ok;
 }
 
 void Poller::apply_pending_reload() {
@@ -110,51 +143,55 @@ void Poller::apply_pending_reload() {
   step_.reconfigure(std::move(reloaded->devices), reloaded->stale_after);
 }
 
-std::optional<MapContents> Poller::read_maps(const LinkView& links, bool& ok) {
+Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& links) {
   auto counted = reader_.read_counted();  // first: see MapContents
-  report(counted.errors, "map_read", ok);
   auto counters = reader_.read_device_counters();
-  report(counters.errors, "map_read", ok);
-  // The array slots of the devices the view knows: a device not in it yet is
-  // read at the next poll (the step would not name it anyway).
-  std::vector<std::uint32_t> ifindexes;
-  ifindexes.reserve(links.size());
-  for (const auto& [ifindex, info] : links) ifindexes.push_back(ifindex);
-  auto host_slots = reader_.read_host_slots(ifindexes);
-  report(host_slots.errors, "map_read", ok);
+  auto host_slots = reader_.read_host_slots(ifindexes_of(links));
   auto untracked = reader_.read_untracked();
-  report(untracked.errors, "map_read", ok);
   auto fallbacks = reader_.read_gso_fallbacks();
-  report(fallbacks.errors, "map_read", ok);
-  if (!counted.ok() || !counters.ok() || !host_slots.ok() || !untracked.ok() || !fallbacks.ok())
-    return std::nullopt;
+  std::vector<PollError> errors;
+  for (const auto* read_errors : {&counted.errors, &counters.errors, &host_slots.errors,
+                                  &untracked.errors, &fallbacks.errors}) {
+    append(errors, poll_errors(*read_errors, "map_read"));
+  }
+  if (!errors.empty()) return {std::nullopt, std::move(errors)};
   MapContents contents;
   contents.counted_per_cpu = std::move(counted.value);
   contents.device_counters = std::move(counters.value);
   contents.host_slots = std::move(host_slots.value);
   contents.untracked_per_cpu = std::move(untracked.value);
   contents.gso_fallbacks = std::move(fallbacks.value);
-  return contents;
+  return {std::move(contents), {}};
 }
 
-void Poller::apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok) {
+std::vector<PollError> Poller::read_names(MapContents& contents) {
+  if (options_.namespaces != NamespaceMode::all) return {};
+  auto names = reader_.read_device_names();
+  contents.device_names = std::move(names.value);
+  return poll_errors(names.errors, "map_read");
+}
+
+std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& deletions) {
+  std::vector<PollError> errors;
   for (const auto& deletion : deletions) {
     log::debug("forgetting device", {{"netns", deletion.key.netns_inum},
                                      {"netns_salt", deletion.key.netns_salt},
                                      {"ifindex", deletion.key.ifindex},
                                      {"why", deletion.why}});
-    report(deletion.scope == MapDeletion::Scope::device ? reader_.delete_device(deletion.key)
-                                                        : reader_.delete_name(deletion.key),
-           "map_delete", ok);
+    append(errors, poll_errors(deletion.scope == MapDeletion::Scope::device
+                                   ? reader_.delete_device(deletion.key)
+                                   : reader_.delete_name(deletion.key),
+                               "map_delete"));
   }
+  return errors;
 }
 
-void Poller::report(const std::vector<MapAccessError>& errors, const char* reason, bool& ok) {
+bool Poller::report(const std::vector<PollError>& errors) {
   for (const auto& error : errors) {
-    log::warn("poll failed", {{"reason", reason}, {"err", error.describe()}});
-    metrics_.count_poll_error(reason);
-    ok = false;
+    log::warn("poll failed", {{"reason", error.reason}, {"err", error.message}});
+    metrics_.count_poll_error(error.reason);
   }
+  return errors.empty();
 }
 
 void Poller::finish(bool ok, std::chrono::steady_clock::time_point started) {
@@ -222,8 +259,7 @@ void Poller::run() {
         if (removal_pending_) {
           removal_pending_ = false;
           lock.unlock();
-          bool ok = true;
-          apply_removals(ok);
+          report(apply_removals());  // counted; the next poll decides its own success
           continue;
         }
         // A new interval: the next poll is one new interval after the last.

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "config/config.h"
 #include "devices/link_table.h"
@@ -73,15 +74,34 @@ class Poller {
  private:
   void run();
   void apply_pending_reload();
+
+  // What one part of a poll gives, and its errors: each part collects its
+  // errors, report() alone logs and counts them.
+  template <typename T>
+  struct Outcome {
+    T value;
+    std::vector<PollError> errors;
+  };
+
+  // Reads the maps and the links, runs the step and applies its deletions;
+  // nullopt when the counters could not be read (nothing to publish).
+  Outcome<std::optional<PollResult>> read_and_run_step(
+      std::chrono::steady_clock::time_point started);
   // Deletes the entries of the devices the link watcher saw go, at once (on
   // the polling thread, woken for it), so that a device that gets the same
   // ifindex later starts from zero.
-  void apply_removals(bool& ok);
-  // Reads the maps, reporting each error; nullopt when the counters could
-  // not be read (nothing to publish).
-  std::optional<MapContents> read_maps(const LinkView& links, bool& ok);
-  void apply_deletions(const std::vector<MapDeletion>& deletions, bool& ok);
-  void report(const std::vector<MapAccessError>& errors, const char* reason, bool& ok);
+  std::vector<PollError> apply_removals();
+  std::vector<PollError> forget_removed_device(std::uint32_t ifindex);
+  // Nullopt when the counters could not be read.
+  Outcome<std::optional<MapContents>> read_maps(const LinkView& links);
+  // The names the probe recorded, in every-namespace mode only.
+  std::vector<PollError> read_names(MapContents& contents);
+  std::vector<PollError> apply_deletions(const std::vector<MapDeletion>& deletions);
+  // Logs and counts each error (reason: map_read, map_delete,
+  // name_resolution); true when there is none.
+  bool report(const std::vector<PollError>& errors);
+  // Logs the step's warnings and publishes its snapshot.
+  void publish(PollResult result);
   void finish(bool ok, std::chrono::steady_clock::time_point started);
 
   MapReader reader_;

@@ -12,7 +12,20 @@ user with a cheap hash, cost 5) on a loopback port, then:
   3. the web configuration file is rewritten (same content): the next
      authorised scrape verifies again (the cache was emptied), later ones not.
 Prints one table. Loopback only; bounded in clients and time.
-Usage: auth_stress.py BINARY [--seconds N] [--clients N]
+
+With --assert, the figures are then checked: wrong credentials are always
+refused (every refusal on the quiet server and every random credential
+answered 401, none accepted), the right ones always accepted (no failed
+authorised scrape, quiet, under attack or after the change), the authorised
+scrape's p99, quiet and under attack, at most --max-scrape-p99 (1 s: loose
+enough for a busy machine and a sanitizer build), and at the end the
+exporter still running, accepting the scraper, refusing a client without
+credentials, and exiting 0 on SIGTERM. --max-failed (0) loosens the counts
+of failed scrapes and of random credentials neither refused nor accepted.
+One line per check, then "N passed, M failed"; the exit status is 1 when a
+check failed. make test runs a short version with --assert; make stress
+runs the long one without: it only prints the table.
+Usage: auth_stress.py BINARY [--seconds N] [--clients N] [--assert]
 """
 import argparse
 import os
@@ -26,10 +39,12 @@ import tempfile
 import threading
 import time
 
-from stress_common import Exporter, cpu_seconds, fetch, ms, percentile, process_figures
+from stress_common import (Checks, Exporter, cpu_seconds, fetch, fetch_status, ms, percentile,
+                           process_figures)
 
 SCRAPER = ("scraper", "correct horse battery staple")
 CHEAP = ("cheap", "cheap password")
+QUIET_TRIES = 7  # refusals timed per kind on the quiet server
 
 
 def bcrypt(password, cost):
@@ -44,25 +59,35 @@ def random_text(n):
     return "".join(random.choices(string.ascii_letters + string.digits, k=n))
 
 
-def refusal_ms(port, credentials, times):
+def refusals(port, credentials, times):
+    """(median ms of the refusals, how many of `times` tries were refused)."""
     values = []
     for _ in range(times):
         took = fetch(port, "/metrics", 30, credentials, want=b"HTTP/1.1 401")
         if took is not None:
             values.append(took)
-    return statistics.median(values) * 1000 if values else float("nan")
+    median = statistics.median(values) * 1000 if values else float("nan")
+    return median, len(values)
 
 
 class RandomCredentials(threading.Thread):
+    """Random credentials until stopped; counts the answers by status."""
+
     def __init__(self, port, stop):
         super().__init__(daemon=True)
-        self.port, self.stop, self.sent = port, stop, 0
+        self.port, self.stop = port, stop
+        self.refused = self.accepted = self.other = 0  # other: no answer, or another status
 
     def run(self):
         while not self.stop.is_set():
             user = random.choice([random_text(8), SCRAPER[0], CHEAP[0]])
-            fetch(self.port, "/metrics", 60, (user, random_text(12)), want=b"HTTP/1.1 401")
-            self.sent += 1
+            status = fetch_status(self.port, "/metrics", 60, (user, random_text(12)))
+            if status == 401:
+                self.refused += 1
+            elif status == 200:
+                self.accepted += 1
+            else:
+                self.other += 1
 
 
 def attack(port, pid, args):
@@ -95,7 +120,9 @@ def attack(port, pid, args):
     for client in clients:
         client.join(max(0.1, deadline - time.monotonic()))
     return {"scrapes": scrapes, "failures": failures, "cpu_mean": cpu_mean,
-            "cpu_peak": cpu_peak, "refused": sum(c.sent for c in clients),
+            "cpu_peak": cpu_peak, "refused": sum(c.refused for c in clients),
+            "accepted": sum(c.accepted for c in clients),
+            "other": sum(c.other for c in clients),
             "rss_mib": peak_rss / 1024, "threads": peak_threads}
 
 
@@ -112,14 +139,7 @@ def after_change(port, web_yml):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("binary")
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--clients", type=int, default=64)
-    args = parser.parse_args()
-    args.seconds = min(args.seconds, 600)
-    args.clients = min(args.clients, 256)
-
+    args = parse_args()
     work = tempfile.mkdtemp(prefix="auth_stress.")
     try:
         web_yml = os.path.join(work, "web.yml")
@@ -128,32 +148,65 @@ def main():
                     f"  {SCRAPER[0]}: '{bcrypt(SCRAPER[1], 12)}'\n"
                     f"  {CHEAP[0]}: '{bcrypt(CHEAP[1], 5)}'\n")
         with Exporter(args.binary, [f"--web.config.file={web_yml}"], SCRAPER) as exporter:
-            port = exporter.port
-            quiet = {
-                "known user (cost 12), wrong password": refusal_ms(port, (SCRAPER[0], "x"), 7),
-                "known user (cost 5), wrong password": refusal_ms(port, (CHEAP[0], "x"), 7),
-                "unknown user": refusal_ms(port, ("nobody", "x"), 7),
-            }
-            fetch(port, "/metrics", 60, SCRAPER)  # verified once, then remembered
-            cached = [fetch(port, "/metrics", 5, SCRAPER) for _ in range(20)]
-            figures = attack(port, exporter.pid, args)
-            first, later = after_change(port, web_yml)
+            figures = run_phases(args, exporter, web_yml)
+            figures["end"] = end_state(exporter)
+        figures["exit_status"] = exporter.exit_status
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print_table(args, quiet, cached, figures, first, later)
+    print_table(args, figures)
+    if args.check:
+        check_figures(args, figures)
 
 
-def print_table(args, quiet, cached, figures, first, later):
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--assert", dest="check", action="store_true",
+                        help="check the figures (see the module's docstring)")
+    parser.add_argument("--max-scrape-p99", type=float, default=1.0, metavar="SECONDS")
+    parser.add_argument("--max-failed", type=int, default=0, metavar="REQUESTS")
+    args = parser.parse_args()
+    args.seconds = min(args.seconds, 600)
+    args.clients = min(args.clients, 256)
+    return args
+
+
+def run_phases(args, exporter, web_yml):
+    port = exporter.port
+    quiet = {
+        "known user (cost 12), wrong password": refusals(port, (SCRAPER[0], "x"), QUIET_TRIES),
+        "known user (cost 5), wrong password": refusals(port, (CHEAP[0], "x"), QUIET_TRIES),
+        "unknown user": refusals(port, ("nobody", "x"), QUIET_TRIES),
+    }
+    fetch(port, "/metrics", 60, SCRAPER)  # verified once, then remembered
+    cached = [fetch(port, "/metrics", 5, SCRAPER) for _ in range(20)]
+    figures = attack(port, exporter.pid, args)
+    first, later = after_change(port, web_yml)
+    figures.update(quiet=quiet, cached=cached, first=first, later=later)
+    return figures
+
+
+def end_state(exporter):
+    """Whether the exporter still runs, and the status it answers the scraper
+    and a client without credentials, after the phases."""
+    return {"running": exporter.running(),
+            "scraper": fetch_status(exporter.port, "/metrics", 60, SCRAPER),
+            "anonymous": fetch_status(exporter.port, "/metrics", 60)}
+
+
+def print_table(args, figures):
+    quiet, cached, first, later = (figures[k] for k in ("quiet", "cached", "first", "later"))
     scrapes = figures["scrapes"]
-    ok = lambda values: [v for v in values if v is not None]  # noqa: E731
     print(f"auth_stress: {args.clients} clients with random basic auth credentials for "
           f"{args.seconds:.0f} s ({figures['refused']} refused); bcrypt cost 12")
     print("| figure | value |")
     print("|---|---|")
-    for name, value in quiet.items():
-        print(f"| refusal on a quiet server, {name} (median ms) | {value:.1f} |")
+    for name, (median, _) in quiet.items():
+        print(f"| refusal on a quiet server, {name} (median ms) | {median:.1f} |")
     print(f"| authorised scrape, cached, quiet server: p50 / p99 ms | "
-          f"{ms(percentile(ok(cached), 0.5))} / {ms(percentile(ok(cached), 0.99))} |")
+          f"{ms(percentile(answered(cached), 0.5))} / {ms(percentile(answered(cached), 0.99))} |")
     print(f"| authorised scrape under attack: requests / failed | {len(scrapes)} / "
           f"{figures['failures']} |")
     print(f"| authorised scrape under attack: p50 / p99 / max ms | "
@@ -167,7 +220,49 @@ def print_table(args, quiet, cached, figures, first, later):
     print(f"| after the web configuration changed: first authorised scrape ms "
           f"(bcrypt again) | {first_text} |")
     print(f"| after the change: next 20 scrapes p50 ms (cached again) | "
-          f"{ms(percentile(ok(later), 0.5))} |")
+          f"{ms(percentile(answered(later), 0.5))} |")
+
+
+def answered(values):
+    return [v for v in values if v is not None]
+
+
+def check_figures(args, figures):
+    checks = Checks("auth_stress")
+    for name, (_, refused) in figures["quiet"].items():
+        checks.count_equals(f"quiet server, {name}: refused", refused, QUIET_TRIES)
+    checks.count_equals("random credentials accepted", figures["accepted"], 0)
+    checks.count_at_most("random credentials neither refused nor accepted",
+                         figures["other"], args.max_failed, "--max-failed")
+    cached = figures["cached"]
+    checks.count_at_most("authorised scrapes failed, cached, quiet server",
+                         len(cached) - len(answered(cached)), args.max_failed, "--max-failed")
+    checks.seconds_at_most("authorised scrape p99, cached, quiet server",
+                           percentile(answered(cached), 0.99), args.max_scrape_p99,
+                           "--max-scrape-p99")
+    checks.count_at_most("authorised scrapes failed under attack", figures["failures"],
+                         args.max_failed, "--max-failed")
+    checks.seconds_at_most("authorised scrape p99 under attack",
+                           percentile(figures["scrapes"], 0.99), args.max_scrape_p99,
+                           "--max-scrape-p99")
+    checks.expect(figures["first"] is not None,
+                  "the first authorised scrape after the change is accepted")
+    later = figures["later"]
+    checks.count_at_most("authorised scrapes failed after the change",
+                         len(later) - len(answered(later)), args.max_failed, "--max-failed")
+    check_end(checks, figures)
+    checks.finish()
+
+
+def check_end(checks, figures):
+    end = figures["end"]
+    checks.expect(end["running"], "the exporter still runs at the end")
+    checks.expect(end["scraper"] == 200,
+                  f"the exporter accepts the scraper at the end (status {end['scraper']})")
+    checks.expect(end["anonymous"] == 401, f"the exporter refuses a client without credentials "
+                                           f"at the end (status {end['anonymous']})")
+    checks.expect(figures["exit_status"] == 0,
+                  f"the exporter exits 0 on SIGTERM (exit status {figures['exit_status']})")
 
 
 if __name__ == "__main__":

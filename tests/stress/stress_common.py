@@ -1,5 +1,6 @@
 """Helpers shared by the stress harnesses: the exporter's lifecycle, one
-fresh-connection HTTP request, percentiles, /proc figures. Loopback only."""
+fresh-connection HTTP request, percentiles, /proc figures, checks of the
+figures against bounds. Loopback only."""
 import base64
 import os
 import resource
@@ -19,9 +20,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def fetch(port, path, timeout=PROBE_TIMEOUT, credentials=None, want=b"HTTP/1.1 200"):
-    """Seconds for one GET with a fresh connection; None on failure or when
-    the status line does not start with `want`."""
+def exchange(port, path, timeout=PROBE_TIMEOUT, credentials=None):
+    """(seconds, response bytes) of one GET with a fresh connection; the
+    bytes are None when the connection failed or timed out."""
     start = time.monotonic()
     auth = ""
     if credentials is not None:
@@ -39,11 +40,28 @@ def fetch(port, path, timeout=PROBE_TIMEOUT, credentials=None, want=b"HTTP/1.1 2
                     break
                 data += chunk
                 s.settimeout(max(0.01, timeout - (time.monotonic() - start)))
-        if not data.startswith(want):
-            return None
-        return time.monotonic() - start
+        return time.monotonic() - start, data
     except OSError:
+        return time.monotonic() - start, None
+
+
+def fetch(port, path, timeout=PROBE_TIMEOUT, credentials=None, want=b"HTTP/1.1 200"):
+    """Seconds for one GET with a fresh connection; None on failure or when
+    the status line does not start with `want`."""
+    took, data = exchange(port, path, timeout, credentials)
+    if data is None or not data.startswith(want):
         return None
+    return took
+
+
+def fetch_status(port, path, timeout=PROBE_TIMEOUT, credentials=None):
+    """The HTTP status code of one GET with a fresh connection; None when
+    there was no answer."""
+    _, data = exchange(port, path, timeout, credentials)
+    parts = (data or b"").split(b" ", 2)
+    if len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit():
+        return None
+    return int(parts[1])
 
 
 def percentile(values, q):
@@ -86,10 +104,12 @@ def raise_open_files(need):
 
 
 class Exporter:
-    """The exporter on a loopback port, stopped on exit."""
+    """The exporter on a loopback port, stopped on exit; `exit_status` is its
+    status once stopped (negative: the signal that ended it)."""
 
     def __init__(self, binary, extra_args=(), ready_credentials=None):
         self.port = free_port()
+        self.exit_status = None
         self.log = tempfile.NamedTemporaryFile(prefix="stress.", suffix=".log", delete=False)
         self.process = subprocess.Popen(
             [binary, f"--web.listen-address=127.0.0.1:{self.port}", *extra_args],
@@ -105,7 +125,11 @@ class Exporter:
     def pid(self):
         return self.process.pid
 
+    def running(self):
+        return self.process.poll() is None
+
     def stop(self):
+        """SIGTERM, then SIGKILL after 10 s."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -113,6 +137,7 @@ class Exporter:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.exit_status = self.process.returncode
 
     def __enter__(self):
         return self
@@ -120,3 +145,38 @@ class Exporter:
     def __exit__(self, *exc):
         self.stop()
         return False
+
+
+class Checks:
+    """Figures against bounds, for a harness run with --assert. Prints one
+    line per check (PASS or FAIL: the figure, its value, its bound and the
+    flag that sets it), then "N passed, M failed"; finish() exits 1 when a
+    check failed."""
+
+    def __init__(self, harness):
+        self.harness = harness
+        self.passed = self.failed = 0
+
+    def expect(self, ok, text):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print(f"{self.harness}: {'PASS' if ok else 'FAIL'} {text}", flush=True)
+
+    def seconds_at_most(self, figure, seconds, bound, flag):
+        ok = seconds <= bound  # NaN (no sample) fails
+        self.expect(ok, f"{figure} {ms(seconds)} ms {'<=' if ok else '>'} {ms(bound)} ms "
+                        f"({flag} {bound:g})")
+
+    def count_at_most(self, figure, count, bound, flag):
+        ok = count <= bound
+        self.expect(ok, f"{figure} {count} {'<=' if ok else '>'} {bound} ({flag})")
+
+    def count_equals(self, figure, count, expected):
+        self.expect(count == expected, f"{figure} {count} (expected {expected})")
+
+    def finish(self):
+        print(f"{self.harness}: {self.passed} passed, {self.failed} failed", flush=True)
+        if self.failed:
+            sys.exit(1)

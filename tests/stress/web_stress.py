@@ -11,7 +11,17 @@ Starts the exporter on a loopback port, then:
   3. recovery: drops the attackers, measures how long until a fresh
      request answers quickly again, then fresh requests as in 1.
 Prints one table. Loopback only; bounded in connections and time.
-Usage: web_stress.py BINARY [--seconds N] [--silent N] [--slowloris N]
+
+With --assert, the figures are then checked against bounds loose enough for
+a busy machine and a sanitizer build (each has its flag): /-/healthy p99 in
+every phase at most --max-health-p99 (1 s), failed requests in every phase
+at most --max-failed (0), threads at most --max-threads (300: the workers
+are bounded), recovery at most --max-recovery (10 s), the exporter still
+running and answering /-/healthy and /metrics at the end, and exiting 0 on
+SIGTERM. One line per check, then "N passed, M failed"; the exit status is 1
+when a check failed. make test runs a short version with --assert; make
+stress runs the long one without: it only prints the table.
+Usage: web_stress.py BINARY [--seconds N] [--silent N] [--slowloris N] [--assert]
 """
 import argparse
 import selectors
@@ -19,8 +29,8 @@ import socket
 import threading
 import time
 
-from stress_common import (PROBE_TIMEOUT, Exporter, fetch, ms, percentile, process_figures,
-                           raise_open_files)
+from stress_common import (PROBE_TIMEOUT, Checks, Exporter, fetch, ms, percentile,
+                           process_figures, raise_open_files)
 
 class Prober(threading.Thread):
     """A fresh client asking both paths in turn until stopped."""
@@ -114,21 +124,42 @@ def sequential(port, count):
 
 
 def main():
+    args = parse_args()
+    raise_open_files(args.silent + args.slowloris + 256)
+    with Exporter(args.binary, args.exporter_arg) as exporter:
+        rows = run_phases(args, exporter.port, exporter.pid)
+        rows["end"] = end_state(exporter)
+    rows["exit_status"] = exporter.exit_status
+    print_table(args, rows)
+    if args.check:
+        check_figures(args, rows)
+
+
+def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--silent", type=int, default=1000)
     parser.add_argument("--slowloris", type=int, default=100)
     parser.add_argument("--exporter-arg", action="append", default=[])
+    parser.add_argument("--assert", dest="check", action="store_true",
+                        help="check the figures against the bounds below")
+    parser.add_argument("--max-health-p99", type=float, default=1.0, metavar="SECONDS")
+    parser.add_argument("--max-failed", type=int, default=0, metavar="REQUESTS")
+    parser.add_argument("--max-threads", type=int, default=300)
+    parser.add_argument("--max-recovery", type=float, default=10.0, metavar="SECONDS")
     args = parser.parse_args()
     args.silent = min(args.silent, 5000)
     args.slowloris = min(args.slowloris, 1000)
     args.seconds = min(args.seconds, 600)
+    return args
 
-    raise_open_files(args.silent + args.slowloris + 256)
-    with Exporter(args.binary, args.exporter_arg) as exporter:
-        rows = run_phases(args, exporter.port, exporter.pid)
-    print_table(args, rows)
+
+def end_state(exporter):
+    """Whether the exporter still runs and answers each path, after the phases."""
+    return {"running": exporter.running(),
+            "/-/healthy": fetch(exporter.port, "/-/healthy") is not None,
+            "/metrics": fetch(exporter.port, "/metrics") is not None}
 
 
 def run_phases(args, port, pid):
@@ -184,6 +215,25 @@ def print_table(args, rows):
           f"after the attackers left")
     print("(attack row: RSS and threads are the peaks sampled every 0.5 s; failed requests "
           f"count as {PROBE_TIMEOUT:.0f} s)")
+
+
+def check_figures(args, rows):
+    checks = Checks("web_stress")
+    for phase in ("baseline", "attack", "after"):
+        results, failures, _, threads = rows[phase]
+        checks.seconds_at_most(f"{phase} /-/healthy p99", percentile(results["/-/healthy"], 0.99),
+                               args.max_health_p99, "--max-health-p99")
+        checks.count_at_most(f"{phase} failed requests", sum(failures.values()), args.max_failed,
+                             "--max-failed")
+        checks.count_at_most(f"{phase} threads", threads, args.max_threads, "--max-threads")
+    checks.seconds_at_most("recovery", rows["recovery_s"], args.max_recovery, "--max-recovery")
+    end = rows["end"]
+    checks.expect(end["running"], "the exporter still runs at the end")
+    for path in ("/-/healthy", "/metrics"):
+        checks.expect(end[path], f"the exporter answers {path} at the end")
+    checks.expect(rows["exit_status"] == 0,
+                  f"the exporter exits 0 on SIGTERM (exit status {rows['exit_status']})")
+    checks.finish()
 
 
 if __name__ == "__main__":

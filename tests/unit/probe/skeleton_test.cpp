@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <set>
@@ -102,13 +103,21 @@ TEST_F(OpenedSkeleton, DeviceNamesMatchTheSharedHeader) {
   EXPECT_EQ(bpf_map__max_entries(map), static_cast<__u32>(NETIF_RX_DEFAULT_MAX_DEVICES));
 }
 
-TEST_F(OpenedSkeleton, UntrackedCountersHoldsUntrackedAndCountedSlots) {
+// Every slot the daemon reads (MapReader::read_untracked, read_counted,
+// read_gso_fallbacks) is a
+// key of the array the object declares, sized by the shared header.
+TEST_F(OpenedSkeleton, ProbeTotalsHoldsEverySlotTheDaemonReads) {
   const bpf_map* map = skeleton_->maps.probe_totals;
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_PERCPU_ARRAY);
   EXPECT_EQ(bpf_map__key_size(map), sizeof(__u32));
   EXPECT_EQ(bpf_map__value_size(map), sizeof(netif_rx_counters));
   EXPECT_EQ(bpf_map__max_entries(map), static_cast<__u32>(NETIF_RX_PROBE_TOTALS_SLOTS));
+  for (const __u32 slot : std::initializer_list<__u32>{
+           NETIF_RX_SLOT_UNTRACKED, NETIF_RX_SLOT_COUNTED, NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS,
+           NETIF_RX_SLOT_FALLBACK_UNPARSED, NETIF_RX_SLOT_FALLBACK_HEADERS}) {
+    EXPECT_LT(slot, bpf_map__max_entries(map)) << "slot " << slot;
+  }
 }
 
 // What the daemon does between open and load (see Probe::load).

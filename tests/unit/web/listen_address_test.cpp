@@ -128,8 +128,32 @@ TEST(ListenAddress, RejectsAHostThatDoesNotResolve) {
   EXPECT_EQ(message.back(), ')') << message;
 }
 
-TEST(CheckCanListen, AcceptsAFreePort) {
-  EXPECT_NO_THROW(check_can_listen(parse_listen_address("127.0.0.1:0")));
+// A port the kernel just handed out and nobody holds.
+std::uint16_t free_port() {
+  const HeldPort held;
+  return held.port();
+}
+
+// Whether a listening socket (without SO_REUSEADDR) can take 127.0.0.1:port.
+bool can_take(std::uint16_t port) {
+  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  sa.sin_port = htons(port);
+  return fd.valid() && ::bind(fd.get(), reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0 &&
+         ::listen(fd.get(), 1) == 0;
+}
+
+TEST(CheckCanListen, AcceptsAFreePortAndLeavesItFree) {
+  const std::uint16_t port = free_port();
+  const ListenAddress address = parse_listen_address("127.0.0.1:" + std::to_string(port));
+  EXPECT_EQ(address.host, "127.0.0.1");
+  EXPECT_EQ(address.port, port);
+  EXPECT_FALSE(address.ipv6);
+  EXPECT_EQ(listen_error_of(address), "");
+  // The check's socket is closed: the server can bind the port after it.
+  EXPECT_TRUE(can_take(port)) << std::strerror(errno);
 }
 
 TEST(CheckCanListen, RejectsAPortInUse) {

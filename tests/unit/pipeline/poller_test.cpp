@@ -1,0 +1,135 @@
+// The poller's verdict on a poll, over maps in memory: which errors fail it,
+// what it counts and publishes, and when it records a success.
+#include "pipeline/poller.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "probe/fake_bpf_map.h"
+
+namespace netif_rx {
+namespace {
+
+using test::FakeBpfMap;
+
+constexpr unsigned kCpus = 2;
+constexpr std::uint32_t kHostNetns = 4026531840;
+// An ifindex no device of the test's namespace has.
+constexpr std::uint32_t kGoneIfindex = 999999;
+constexpr std::uint32_t kLoopbackIfindex = 1;
+
+class RecordingObserver final : public PollObserver {
+ public:
+  void count_poll_error(const std::string& reason) override { errors.push_back(reason); }
+  void observe_poll(double) override { ++polls_observed; }
+  void set_last_poll_timestamp(double unix_seconds) override { last_timestamp = unix_seconds; }
+
+  std::vector<std::string> errors;
+  int polls_observed = 0;
+  double last_timestamp = 0;
+};
+
+class PollerTest : public ::testing::Test {
+ protected:
+  PollerTest() {
+    const std::vector<netif_rx_counters> zeros(kCpus);
+    for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot)
+      totals_->put_array(slot, zeros);
+    PollerOptions options;
+    options.host_netns_inum = kHostNetns;
+    poller_ = std::make_unique<Poller>(
+        MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0}, kCpus), options,
+        [] { return LinkView{}; }, store_, observer_, removals_);
+    poller_->set_after_success([this] { ++successes_; });
+  }
+
+  void add_host_device(std::uint32_t ifindex) {
+    std::vector<netif_rx_counters> values(kCpus);
+    values[0].skbs = 1;
+    counters_->put_array(netif_rx_device_key{kHostNetns, ifindex, 0}, values);
+  }
+
+  bool published_since(const std::shared_ptr<const Snapshot>& before) const {
+    return store_.latest() != before;
+  }
+
+  std::shared_ptr<FakeBpfMap> counters_ = std::make_shared<FakeBpfMap>(
+      "device_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<FakeBpfMap> names_ = std::make_shared<FakeBpfMap>(
+      "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
+  std::shared_ptr<FakeBpfMap> totals_ = std::make_shared<FakeBpfMap>(
+      "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<RemovalQueue> removals_ = std::make_shared<RemovalQueue>();
+  SnapshotStore store_;
+  RecordingObserver observer_;
+  int successes_ = 0;
+  std::unique_ptr<Poller> poller_;
+};
+
+TEST_F(PollerTest, ACleanPollSucceedsAndPublishes) {
+  const auto before = store_.latest();
+  EXPECT_TRUE(poller_->poll_once());
+  EXPECT_TRUE(observer_.errors.empty());
+  EXPECT_EQ(observer_.polls_observed, 1);
+  EXPECT_GT(observer_.last_timestamp, 0);
+  EXPECT_EQ(successes_, 1);
+  EXPECT_NE(poller_->last_success(), std::chrono::steady_clock::time_point{});
+  EXPECT_TRUE(published_since(before));
+}
+
+TEST_F(PollerTest, AFailedReadFailsThePollAndPublishesNothing) {
+  totals_->lookup_error = EPERM;  // every slot: counted, untracked and the fallbacks
+  const auto before = store_.latest();
+  EXPECT_FALSE(poller_->poll_once());
+  EXPECT_EQ(observer_.errors, std::vector<std::string>(NETIF_RX_PROBE_TOTALS_SLOTS, "map_read"));
+  EXPECT_EQ(observer_.last_timestamp, 0);
+  EXPECT_EQ(successes_, 0);
+  EXPECT_EQ(poller_->last_success(), std::chrono::steady_clock::time_point{});
+  EXPECT_FALSE(published_since(before));
+}
+
+TEST_F(PollerTest, AFailedDeleteFailsThePollButPublishes) {
+  add_host_device(kGoneIfindex);
+  removals_->push(kGoneIfindex);
+  counters_->remove_error = EPERM;
+  const auto before = store_.latest();
+  EXPECT_FALSE(poller_->poll_once());
+  ASSERT_FALSE(observer_.errors.empty());
+  // The removal's delete, then maybe the step's own for the same gone device.
+  for (const auto& reason : observer_.errors) EXPECT_EQ(reason, "map_delete");
+  EXPECT_EQ(observer_.polls_observed, 1);
+  EXPECT_EQ(observer_.last_timestamp, 0);
+  EXPECT_EQ(successes_, 0);
+  EXPECT_TRUE(published_since(before));
+}
+
+// Loopback's ifindex is live in every namespace: the step keeps its entry,
+// only the queued removal deletes it (and carries its count as removed).
+TEST_F(PollerTest, AQueuedRemovalDeletesTheEntryBeforeTheRead) {
+  add_host_device(kLoopbackIfindex);
+  removals_->push(kLoopbackIfindex);
+  EXPECT_TRUE(poller_->poll_once());
+  EXPECT_TRUE(observer_.errors.empty());
+  EXPECT_FALSE(counters_->contains(netif_rx_device_key{kHostNetns, kLoopbackIfindex, 0}));
+  const auto snapshot = store_.latest();
+  EXPECT_TRUE(snapshot->devices.empty());
+  ASSERT_EQ(snapshot->removed_per_cpu.size(), kCpus);
+  EXPECT_EQ(snapshot->removed_per_cpu[0].skbs, 1U);
+}
+
+TEST_F(PollerTest, TheNextGoodPollIsASuccessAgain) {
+  totals_->lookup_error = EPERM;
+  EXPECT_FALSE(poller_->poll_once());
+  totals_->lookup_error = 0;
+  EXPECT_TRUE(poller_->poll_once());
+  EXPECT_EQ(observer_.errors.size(), NETIF_RX_PROBE_TOTALS_SLOTS);  // the first poll's only
+  EXPECT_GT(observer_.last_timestamp, 0);
+  EXPECT_EQ(successes_, 1);
+}
+
+}  // namespace
+}  // namespace netif_rx
