@@ -349,6 +349,9 @@ phase() {
   [ "$rules" = auto ] && { [ $has_skbs = yes ] && rules=fixed || rules=pre-fix; }
   [ "$rules" = fixed ] && [ $has_skbs = no ] && fail "$name: no netif_rx_skbs_total for $nic (the fixed exporter's family)"
   fact "${name}_rules" "$rules"
+  # Aggregates the probe could not count exactly (the fixed exporter's).
+  fallbacks=$(echo "$after" | grep '^netif_rx_gso_fallbacks_total' | tr '\n' ' ')
+  [ -n "$fallbacks" ] && echo "$name: exporter: $fallbacks"
 
   total_driver=0 total_driver_l3=0 total_packets=0 total_skbs=0 total_bytes=0 exact=yes
   for cpu in 0 1; do
@@ -462,7 +465,38 @@ phase a-udp "$nic_a" a udp 10.98.0.2
 phase b-tcp "$nic_b" b tcp 10.98.1.2
 phase b-udp "$nic_b" b udp 10.98.1.2
 echo "DONE" >&3
-echo "phases: $(awk -v start="$started" '{printf "%.1f", $1 - start}' /proc/uptime) s"
+
+# CPU 1 offline and back: the NICs' series on CPU 1 keep their counts (the
+# probe's per-CPU values stay; the exporter must not drop or reset them).
+hotplug() {
+  echo "--- CPU 1 offline and back"
+  cpu1_series() {
+    echo "$1" | grep "^netif_rx_[a-z]*_total{.*cpu=\"1\"" | grep "device=\"\($nic_a\|$nic_b\)\"" | sort
+  }
+  held=$(cpu1_series "$(http_get /metrics)")
+  if ! echo 0 >/sys/devices/system/cpu/cpu1/online; then
+    fail "hotplug: CPU 1 cannot go offline"
+    return
+  fi
+  sleep 1 # five polls
+  offline=$(cpu1_series "$(http_get /metrics)")
+  echo 1 >/sys/devices/system/cpu/cpu1/online || fail "hotplug: CPU 1 cannot come back online"
+  sleep 1
+  online=$(cpu1_series "$(http_get /metrics)")
+  echo "$held"
+  if [ -z "$held" ]; then
+    fail "hotplug: no series on CPU 1 before"
+  elif [ "$offline" != "$held" ]; then
+    fail "hotplug: CPU 1's series changed while it was offline: $(echo $offline)"
+  elif [ "$online" != "$held" ]; then
+    fail "hotplug: CPU 1's series changed once it was back: $(echo $online)"
+  else
+    ok "hotplug: the NICs' $(echo "$held" | wc -l) series on CPU 1 kept their counts while it was offline and after"
+  fi
+  fact hotplug_cpu1 "$([ -n "$held" ] && [ "$offline" = "$held" ] && [ "$online" = "$held" ] && echo kept || echo changed)"
+}
+hotplug
+echo "phases and hotplug: $(awk -v start="$started" '{printf "%.1f", $1 - start}' /proc/uptime) s"
 
 errors=$(series_value "$(http_get /metrics)" netif_rx_exporter_poll_errors_total)
 [ "$errors" = 0 ] || fail "poll errors: $errors"
