@@ -5,6 +5,8 @@
 # series compared with the driver's per-queue counters and with what the
 # host sent (virtio-gro-guest.sh says what is checked).
 #   run-virtio-gro.sh NAME EXPORTER OUT_DIR [fixed|pre-fix|auto]
+#   run-virtio-gro.sh all EXPORTER OUT_DIR [...]   every kernel of kernels.list,
+#                                                  NETIF_RX_VM_PARALLEL (3) at once
 # The last argument says what the exporter counts (default fixed: packets
 # an skb carries, netif_rx_skbs_total the skbs; pre-fix: one per skb; auto:
 # fixed when the exporter has netif_rx_skbs_total).
@@ -29,6 +31,47 @@ case $expect in fixed | pre-fix | auto) ;; *) echo "run-virtio-gro: unknown expe
 seconds=${NETIF_RX_GRO_TIMEOUT:-300}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+
+if [[ $name == all ]]; then
+  list=${NETIF_RX_KERNEL_LIST:-$here/kernels.list}
+  mapfile -t names < <(awk '$1 !~ /^#/ && NF >= 4 {print $1}' "$list")
+  # One host thread per guest: three guests share two cores well enough
+  # (the guests wait on each other's sender far less than they compute).
+  parallel=${NETIF_RX_VM_PARALLEL:-3}
+  all_started=$(date +%s)
+  # Fetched one after the other (one apt cache) before the guests start.
+  for kernel in "${names[@]}"; do "$here/fetch-kernel.sh" "$kernel" >/dev/null 2>&1; done
+  pids=()
+  for kernel in "${names[@]}"; do
+    while [[ $(jobs -rp | wc -l) -ge $parallel ]]; do wait -n; done
+    bash "$here/run-virtio-gro.sh" "$kernel" "$exporter" "$out" "$expect" >"$out/gro-$kernel.log" 2>&1 &
+    pids+=($!)
+  done
+  failed=0
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  for kernel in "${names[@]}"; do cat "$out/gro-$kernel.log"; echo; done
+  fact() { sed -n "s/^$2=//p" "$out/gro-$1.facts" 2>/dev/null | head -n 1; }
+  {
+    echo "| kernel | phase | counted by | CPU 0: driver frames / packets / skbs / bytes | CPU 1: driver frames / packets / skbs / bytes | sent: segments or datagrams / L3 bytes | result |"
+    echo "|---|---|---|---|---|---|---|"
+    for kernel in "${names[@]}"; do
+      for phase in a-tcp a-udp b-tcp b-udp; do
+        cells=()
+        for cpu in 0 1; do
+          line=$(fact "$kernel" "${phase}_cpu$cpu")
+          cells+=("$(echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            printf "%s / %s / %s / %s", v["driver"], v["packets"], v["skbs"], v["bytes"] }')")
+        done
+        sent=$(fact "$kernel" "${phase}_sent" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+          printf "%s / %s", v["segments"], v["l3_bytes"] }')
+        echo "| $(fact "$kernel" kernel) | $phase | $(fact "$kernel" "${phase}_rules") | ${cells[0]} | ${cells[1]} | $sent | $(fact "$kernel" status) |"
+      done
+    done
+  } >"$out/gro.md"
+  cat "$out/gro.md"
+  echo "virtio-net GRO: ${#names[@]} kernels in $(($(date +%s) - all_started)) s"
+  exit $failed
+fi
 label=gro-$name
 facts="$out/$label.facts"
 console="$out/$label.console"
