@@ -11,9 +11,10 @@
  * own namespace: one lookup in the per-CPU array `host_counters` indexed by
  * ifindex (no hashing; the kernel inlines it since 6.10) and two increments,
  * plus the probe's own total (slot NETIF_RX_SLOT_COUNTED of `probe_totals`,
- * also an inlined array lookup). A non-linear skb leaves the hot path: if
- * its shared info says it is an aggregate (gso_size set), it is counted as
- * the packets it carries (see measure_aggregate()). Other namespaces, and an ifindex beyond the
+ * also an inlined array lookup). An skb that may be an aggregate (non-linear,
+ * or longer than the MTU) leaves the hot path: if its shared info says it is
+ * one (gso_size set), it is counted as the packets it carries (see
+ * measure_aggregate()). Other namespaces, and an ifindex beyond the
  * array, take the per-CPU hash `device_counters` keyed by (netns, ifindex, netns salt): a device's
  * first packet records its name (other namespaces) and inserts its entry; if a map is full the
  * packet is counted as untracked, so nothing is lost silently, and the device's next packet tries
@@ -81,7 +82,8 @@ struct {
 } probe_totals SEC(".maps");
 
 /* Adds one event to `counters`. `arrival->merged_packets` is a constant 0
- * on the hot path (linear skbs): then the compiler drops its increment. */
+ * on the hot path (an skb that cannot be an aggregate): then the compiler
+ * drops its increment. */
 static __always_inline void add_arrival(struct netif_rx_counters *counters,
 					const struct arrival *arrival)
 {
@@ -231,39 +233,46 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
 	return count_in_hash(netns_inum, ifindex, arrival, dev, typed);
 }
 
+/* What measure_aggregate() needs of an skb, read by each twin its own way
+ * (direct loads in tp_btf, probe reads in the classic tracepoint). */
+struct skb_view {
+	unsigned char *head;
+	unsigned char *data; /* the network header at this tracepoint */
+	__u32 end;	     /* offset of the shared info from head */
+	__u32 len;
+	__u32 data_len;
+	__u16 protocol; /* big endian */
+};
+
 /* Bytes of the network and transport headers that each packet of an
  * aggregate carried (IPv4 with options or IPv6, then TCP with options or
- * UDP), read at skb->data (the network header at this tracepoint); 0 when
- * the probe cannot tell (another protocol, IPv6 extension headers, headers
- * outside the linear area, a read that failed). */
-static __always_inline __u32 header_length(struct sk_buff *skb)
+ * UDP), read at skb->data in one read (a second one only for IPv4 options);
+ * 0 when the probe cannot tell (another protocol, IPv6 extension headers,
+ * headers outside the linear area, a read that failed). */
+static __always_inline __u32 header_length(const struct skb_view *skb)
 {
-	unsigned char *data = BPF_CORE_READ(skb, data);
-	__u32 linear = BPF_CORE_READ(skb, len) - BPF_CORE_READ(skb, data_len);
-	__u16 protocol = BPF_CORE_READ(skb, protocol);
-	__u8 network[40];
-	__u8 transport_protocol;
-	__u8 tcp_offset;
+	__u8 headers[64]; /* IPv6 (40) + TCP up to its data offset (13) */
+	__u8 transport_protocol, tcp_offset;
 	__u32 l3, l4;
 
-	if (bpf_probe_read_kernel(network, sizeof(network), data))
+	if (bpf_probe_read_kernel(headers, sizeof(headers), skb->data))
 		return 0;
-	if (protocol == bpf_htons(ETH_P_IP)) {
-		if (network[0] >> 4 != 4)
+	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+		if (headers[0] >> 4 != 4 || (headers[0] & 0xf) < 5)
 			return 0;
-		l3 = (network[0] & 0xf) * 4;
-		transport_protocol = network[9];
-		if (l3 < 20)
+		l3 = (headers[0] & 0xf) * 4;
+		transport_protocol = headers[9];
+		tcp_offset = headers[20 + 12];
+		if (l3 > 20 && bpf_probe_read_kernel(&tcp_offset, 1, skb->data + l3 + 12))
 			return 0;
-	} else if (protocol == bpf_htons(ETH_P_IPV6)) {
+	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
 		l3 = 40;
-		transport_protocol = network[6];
+		transport_protocol = headers[6];
+		tcp_offset = headers[40 + 12];
 	} else {
 		return 0;
 	}
 	if (transport_protocol == IPPROTO_TCP) {
-		if (bpf_probe_read_kernel(&tcp_offset, 1, data + l3 + 12))
-			return 0;
 		l4 = (tcp_offset >> 4) * 4;
 		if (l4 < 20)
 			return 0;
@@ -272,69 +281,84 @@ static __always_inline __u32 header_length(struct sk_buff *skb)
 	} else {
 		return 0;
 	}
-	if (l3 + l4 > linear)
+	if (l3 + l4 > skb->len - skb->data_len)
 		return 0;
 	return l3 + l4;
 }
 
-/* A non-linear skb: an aggregate when its shared info has gso_size set.
+/* gso_size and gso_segs of the skb's shared info, in one read where they
+ * are adjacent (every kernel so far). False when the read failed. */
+static __always_inline bool read_gso(const struct skb_view *skb, __u16 *gso_size, __u16 *gso_segs)
+{
+	struct skb_shared_info *shinfo = (void *)(skb->head + skb->end);
+	__u16 both[2];
+
+	if (bpf_core_field_offset(shinfo->gso_segs) ==
+	    bpf_core_field_offset(shinfo->gso_size) + 2) {
+		if (bpf_probe_read_kernel(both, sizeof(both), &shinfo->gso_size))
+			return false;
+		*gso_size = both[0];
+		*gso_segs = both[1];
+		return true;
+	}
+	return !bpf_probe_read_kernel(gso_size, sizeof(*gso_size), &shinfo->gso_size) &&
+	       !bpf_probe_read_kernel(gso_segs, sizeof(*gso_segs), &shinfo->gso_segs);
+}
+
+/* An skb that may be an aggregate: one whose shared info has gso_size set.
  * Fills `arrival` with the packets it carries: gso_segs, or where the
  * driver left that 0 (virtio-net and tun offload frames, hardware LRO) the
  * payload over gso_size rounded up, as the kernel computes it for qdisc
  * accounting (qdisc_pkt_len_init); and adds to the bytes the header sets
  * that merging dropped. What it cannot count exactly counts 1 packet, and
  * in a fallback slot of `probe_totals`. */
-static __noinline void measure_aggregate(struct sk_buff *skb, struct arrival *arrival)
+static __noinline void measure_aggregate(const struct skb_view *skb, struct arrival *arrival)
 {
-	unsigned char *head = BPF_CORE_READ(skb, head);
-	struct skb_shared_info *shinfo = (void *)(head + BPF_CORE_READ(skb, end));
-	__u16 gso_size = BPF_CORE_READ(shinfo, gso_size);
-	__u32 gso_segs, headers, payload;
+	__u16 gso_size = 0, gso_segs = 0;
+	__u32 segments, headers, payload;
 
-	if (gso_size == 0)
-		return; /* one packet in pages */
+	if (!read_gso(skb, &gso_size, &gso_segs) || gso_size == 0)
+		return; /* one packet, in pages or larger than the MTU */
 	if (gso_size == GSO_BY_FRAGS) {
 		count_fallback(NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS);
 		return;
 	}
-	gso_segs = BPF_CORE_READ(shinfo, gso_segs);
+	segments = gso_segs;
 	headers = header_length(skb);
 	if (headers == 0) {
-		if (gso_segs > 1)
-			arrival->merged_packets = gso_segs - 1;
-		count_fallback(gso_segs ? NETIF_RX_SLOT_FALLBACK_HEADERS
+		if (segments > 1)
+			arrival->merged_packets = segments - 1;
+		count_fallback(segments ? NETIF_RX_SLOT_FALLBACK_HEADERS
 					: NETIF_RX_SLOT_FALLBACK_UNPARSED);
 		return;
 	}
-	if (gso_segs == 0) {
-		if (arrival->bytes <= headers) {
+	if (segments == 0) {
+		if (skb->len <= headers) {
 			count_fallback(NETIF_RX_SLOT_FALLBACK_UNPARSED);
 			return;
 		}
-		payload = arrival->bytes - headers;
-		gso_segs = (payload + gso_size - 1) / gso_size;
+		payload = skb->len - headers;
+		segments = (payload + gso_size - 1) / gso_size;
 	}
-	if (gso_segs < 2)
+	if (segments < 2)
 		return;
-	arrival->merged_packets = gso_segs - 1;
-	arrival->bytes += (__u64)(gso_segs - 1) * headers;
+	arrival->merged_packets = segments - 1;
+	arrival->bytes += (__u64)(segments - 1) * headers;
 }
 
-/* A non-linear skb, measured first; off the hot path, one instance per twin
- * (`typed` is a constant in each). */
-static __always_inline int count_nonlinear(struct sk_buff *skb, __u32 len, __u32 netns_inum,
-					   __u32 ifindex, struct net_device *dev, bool typed)
+/* An skb that may be an aggregate, measured first; off the hot path. */
+static __always_inline int count_measured(const struct skb_view *skb, __u32 netns_inum,
+					  __u32 ifindex, struct net_device *dev, bool typed)
 {
-	struct arrival arrival = {.bytes = len, .merged_packets = 0};
+	struct arrival arrival = {.bytes = skb->len, .merged_packets = 0};
 
 	measure_aggregate(skb, &arrival);
 	return count_packet(netns_inum, ifindex, &arrival, dev, typed);
 }
 
-/* A linear skb is never an aggregate: the hot path, with merged_packets a
- * constant 0, so that it costs one load and one branch (data_len) more than
- * counting one packet per event. */
-static __always_inline int count_linear(__u32 len, __u32 netns_inum, __u32 ifindex,
+/* An skb that cannot be an aggregate: the hot path, with merged_packets a
+ * constant 0. */
+static __always_inline int count_single(__u32 len, __u32 netns_inum, __u32 ifindex,
 					struct net_device *dev, bool typed)
 {
 	struct arrival arrival = {.bytes = len, .merged_packets = 0};
@@ -342,16 +366,45 @@ static __always_inline int count_linear(__u32 len, __u32 netns_inum, __u32 ifind
 	return count_packet(netns_inum, ifindex, &arrival, dev, typed);
 }
 
-static __noinline int count_nonlinear_btf(struct sk_buff *skb, __u32 len, __u32 netns_inum,
-					  __u32 ifindex, struct net_device *dev)
+/* An aggregate is either non-linear (GRO and LRO merge into pages) or longer
+ * than the device's MTU (an offload frame that virtio-net or tun built
+ * linear). An skb that is neither is one packet: two loads and branches
+ * more than counting one packet per event. A linear offload frame of two or
+ * more packets shorter than the MTU (only with an MSS below half the MTU) is
+ * the one aggregate this misses: it counts one packet. */
+static __always_inline bool may_be_aggregate(__u32 len, __u32 data_len, __u32 mtu)
 {
-	return count_nonlinear(skb, len, netns_inum, ifindex, dev, true);
+	return data_len != 0 || len > mtu;
 }
 
-static __noinline int count_nonlinear_tp(struct sk_buff *skb, __u32 len, __u32 netns_inum,
-					 __u32 ifindex, struct net_device *dev)
+static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, __u32 ifindex,
+					 struct net_device *dev)
 {
-	return count_nonlinear(skb, len, netns_inum, ifindex, dev, false);
+	const struct skb_view view = {
+	    .head = skb->head,
+	    .data = skb->data,
+	    .end = skb->end,
+	    .len = skb->len,
+	    .data_len = skb->data_len,
+	    .protocol = skb->protocol,
+	};
+
+	return count_measured(&view, netns_inum, ifindex, dev, true);
+}
+
+static __noinline int count_measured_tp(struct sk_buff *skb, __u32 len, __u32 netns_inum,
+					__u32 ifindex, struct net_device *dev)
+{
+	const struct skb_view view = {
+	    .head = BPF_CORE_READ(skb, head),
+	    .data = BPF_CORE_READ(skb, data),
+	    .end = BPF_CORE_READ(skb, end),
+	    .len = len,
+	    .data_len = BPF_CORE_READ(skb, data_len),
+	    .protocol = BPF_CORE_READ(skb, protocol),
+	};
+
+	return count_measured(&view, netns_inum, ifindex, dev, false);
 }
 
 SEC("tp_btf/netif_receive_skb")
@@ -360,9 +413,9 @@ int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 	struct net_device *dev = skb->dev;
 	__u32 netns_inum = dev->nd_net.net->ns.inum;
 
-	if (skb->data_len)
-		return count_nonlinear_btf(skb, skb->len, netns_inum, dev->ifindex, dev);
-	return count_linear(skb->len, netns_inum, dev->ifindex, dev, true);
+	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
+		return count_measured_btf(skb, netns_inum, dev->ifindex, dev);
+	return count_single(skb->len, netns_inum, dev->ifindex, dev, true);
 }
 
 SEC("tracepoint/net/netif_receive_skb")
@@ -372,10 +425,10 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
 	__u32 netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
 
-	if (BPF_CORE_READ(skb, data_len))
-		return count_nonlinear_tp(skb, ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex),
-					  dev);
-	return count_linear(ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false);
+	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
+		return count_measured_tp(skb, ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex),
+					 dev);
+	return count_single(ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -53,6 +53,7 @@ typedef struct {
 struct net_device {
 	char name[16];
 	int ifindex;
+	unsigned int mtu;
 	possible_net_t nd_net;
 };
 
@@ -67,7 +68,7 @@ struct skb_shared_info {
 struct sk_buff {
 	struct net_device *dev;
 	unsigned int len;
-	unsigned int data_len; /* bytes outside the linear area; 0: linear, never an aggregate */
+	unsigned int data_len; /* bytes outside the linear area */
 	__be16 protocol;
 	unsigned char *head;
 	unsigned char *data; /* the network header at netif_receive_skb */

@@ -1,7 +1,7 @@
 // Packets as they arrived: the probe against the kernel's GRO and the
 // senders' TSO/GSO on a veth pair with GRO on, checked against counters no
 // one here wrote (the sender's and the receiving device's own, TCP's
-// OutSegs) and against what the test sent, through the exporter's HTTP
+// segment counts) and against what the test sent, through the exporter's HTTP
 // endpoint.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -21,6 +21,7 @@ namespace {
 
 constexpr std::uint64_t kBulkBytes = 16ULL << 20;
 constexpr unsigned kSenderCpu = 0;
+constexpr double kMtu = 1500;
 // Network and TCP headers of each segment: IPv4 20 or IPv6 40, TCP 20 with
 // the 12 bytes of timestamps that Linux sends by default.
 constexpr int kTcpHeadersV4 = 20 + 32;
@@ -33,17 +34,16 @@ struct DeviceCount {
   double bytes = 0;
 };
 
-// The counters of both ends of the pair and the sender's TCP segments.
+// The counters of both ends of the pair.
 struct LinkCounts {
   long long receiver_rx_packets = 0;
   long long sender_tx_packets = 0;
-  long long sender_tx_bytes = 0;
-  long long sender_tcp_segments = 0;
+  long long dropped = 0;  // the sender's tx_dropped and the receiver's rx_dropped
 };
 
 LinkCounts operator-(const LinkCounts& a, const LinkCounts& b) {
   return {a.receiver_rx_packets - b.receiver_rx_packets, a.sender_tx_packets - b.sender_tx_packets,
-          a.sender_tx_bytes - b.sender_tx_bytes, a.sender_tcp_segments - b.sender_tcp_segments};
+          a.dropped - b.dropped};
 }
 
 DeviceCount operator-(const DeviceCount& a, const DeviceCount& b) {
@@ -100,7 +100,8 @@ class AggregationTest : public ::testing::Test {
   static LinkCounts link_counts() {
     return {link_counter("", pair_.a.name, "rx_packets"),
             link_counter(sender_ns_, pair_.b.name, "tx_packets"),
-            link_counter(sender_ns_, pair_.b.name, "tx_bytes"), tcp_out_segments(sender_ns_)};
+            link_counter(sender_ns_, pair_.b.name, "tx_dropped") +
+                link_counter("", pair_.a.name, "rx_dropped")};
   }
 
   // The exporter's count once it has caught up with the receiving device:
@@ -117,15 +118,25 @@ class AggregationTest : public ::testing::Test {
     return exported();
   }
 
-  static void print(const char* what, const LinkCounts& links, const DeviceCount& count,
-                    double expected_bytes) {
+  static void print(const char* what, const LinkCounts& links, long long segments,
+                    const DeviceCount& count, double expected_bytes) {
     std::printf(
-        "%s: sender tx_packets %lld, TCP OutSegs %lld, receiver rx_packets %lld; exported "
+        "%s: sender tx_packets %lld (dropped %lld), TCP segments %lld, receiver rx_packets %lld; "
+        "exported "
         "packets %.0f, skbs %.0f (%.1f packets per skb), bytes %.0f vs %.0f expected (%+.3f "
         "%%)\n",
-        what, links.sender_tx_packets, links.sender_tcp_segments, links.receiver_rx_packets,
+        what, links.sender_tx_packets, links.dropped, segments, links.receiver_rx_packets,
         count.packets, count.skbs, count.skbs > 0 ? count.packets / count.skbs : 0.0, count.bytes,
         expected_bytes, 100.0 * (count.bytes - expected_bytes) / expected_bytes);
+  }
+
+  // What the sender put on the wire at the network layer, as its TCP counted
+  // it: the payload (retransmissions included) and the headers of each
+  // segment. (The veth's own byte counters are not comparable: with NAPI
+  // they count after the Ethernet header is pulled.)
+  static double sent_l3_bytes(const TransferResult& transfer, int headers) {
+    return static_cast<double>(transfer.wire_bytes) +
+           static_cast<double>(headers) * static_cast<double>(transfer.segments);
   }
 
   static void expect_bytes_within_half_percent(double bytes, double expected) {
@@ -150,18 +161,16 @@ class AggregationTest : public ::testing::Test {
           return (now - before).packets >= static_cast<double>(links.receiver_rx_packets);
         }) -
         before;
-    // What the sender put on the wire at the network layer: the payload, and
-    // the headers of each TCP segment (the veth's own byte counters are not
-    // comparable: with NAPI they count after the Ethernet header is pulled).
-    const double l3_bytes =
-        static_cast<double>(kBulkBytes) + static_cast<double>(headers * links.sender_tcp_segments);
-    print(destination.c_str(), links, count, l3_bytes);
+    // A segment the veth dropped (its ring full on a busy machine) never
+    // reached the receiving device: TCP sent it again.
+    const double l3_bytes = sent_l3_bytes(transfer, headers) - kMtu * links.dropped;
+    print(destination.c_str(), links, transfer.segments, count, l3_bytes);
 
     EXPECT_EQ(links.receiver_rx_packets, links.sender_tx_packets);
     EXPECT_EQ(count.packets, static_cast<double>(links.receiver_rx_packets))
         << "every MTU frame the device received is a packet";
-    EXPECT_GE(static_cast<double>(links.sender_tcp_segments),
-              static_cast<double>(kBulkBytes) / 1500);
+    EXPECT_EQ(count.packets, static_cast<double>(transfer.segments - links.dropped))
+        << "every TCP segment the sender sent (and the veth did not drop) is a packet";
     EXPECT_LE(count.skbs * 2, count.packets) << "GRO merged nothing: is GRO on?";
     EXPECT_GT(count.skbs, 0);
     expect_bytes_within_half_percent(count.bytes, l3_bytes);
@@ -186,32 +195,39 @@ TEST_F(AggregationTest, TcpMtuFramesOverIpv6CountEveryFrameThatGroMerged) {
 // is what the device counts, the packets are TCP's segments.
 TEST_F(AggregationTest, TcpFromATsoSenderCountsItsSegments) {
   set_sender_offloads(true);
-  const LinkCounts links_before = link_counts();
-  const DeviceCount before = exported();
-  const double fallbacks_before = fallbacks();
+  // A 64 KiB skb the veth drops (its ring full on a busy machine) takes
+  // segments with it that TCP counted as sent: such a transfer proves
+  // nothing exactly, and is repeated (three times at most).
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    const LinkCounts links_before = link_counts();
+    const DeviceCount before = exported();
+    const double fallbacks_before = fallbacks();
 
-  const TransferResult transfer =
-      send_tcp_bulk(sender_ns_, kSenderCpu, pair_.a.address, kBulkBytes);
-  ASSERT_TRUE(transfer.ok) << transfer.error;
+    const TransferResult transfer =
+        send_tcp_bulk(sender_ns_, kSenderCpu, pair_.a.address, kBulkBytes);
+    ASSERT_TRUE(transfer.ok) << transfer.error;
 
-  const LinkCounts links = link_counts() - links_before;
-  const DeviceCount count =
-      exported_when([&](const DeviceCount& now) {
-        return (now - before).packets >= static_cast<double>(links.sender_tcp_segments);
-      }) -
-      before;
-  const double l3_bytes = static_cast<double>(kBulkBytes) +
-                          static_cast<double>(kTcpHeadersV4 * links.sender_tcp_segments);
-  print("TSO sender", links, count, l3_bytes);
+    const LinkCounts links = link_counts() - links_before;
+    const DeviceCount count =
+        exported_when([&](const DeviceCount& now) {
+          return (now - before).packets >= static_cast<double>(transfer.segments);
+        }) -
+        before;
+    const double l3_bytes = sent_l3_bytes(transfer, kTcpHeadersV4);
+    print("TSO sender", links, transfer.segments, count, l3_bytes);
+    EXPECT_EQ(count.skbs, static_cast<double>(links.receiver_rx_packets))
+        << "the veth counts the skbs it received";
+    if (links.dropped > 0 && attempt < 3) continue;
 
-  EXPECT_EQ(count.packets, static_cast<double>(links.sender_tcp_segments))
-      << "every TCP segment the sender sent is a packet";
-  EXPECT_EQ(count.skbs, static_cast<double>(links.receiver_rx_packets))
-      << "the veth counts the skbs it received";
-  EXPECT_LE(links.receiver_rx_packets * 4, links.sender_tcp_segments)
-      << "the sender did not hand over large skbs: is TSO on?";
-  expect_bytes_within_half_percent(count.bytes, l3_bytes);
-  EXPECT_EQ(fallbacks(), fallbacks_before);
+    EXPECT_EQ(links.dropped, 0) << "the veth dropped skbs in every attempt";
+    EXPECT_EQ(count.packets, static_cast<double>(transfer.segments))
+        << "every TCP segment the sender sent is a packet";
+    EXPECT_LE(links.receiver_rx_packets * 4, transfer.segments)
+        << "the sender did not hand over large skbs: is TSO on?";
+    expect_bytes_within_half_percent(count.bytes, l3_bytes);
+    EXPECT_EQ(fallbacks(), fallbacks_before);
+    break;
+  }
 }
 
 // UDP: datagrams segmented by the sender's stack arrive as a burst that GRO
@@ -236,7 +252,7 @@ TEST_F(AggregationTest, UdpDatagramsCountThroughGroAndGso) {
                               }) -
                               before;
     const double l3_bytes = static_cast<double>(kDatagrams) * (20 + 8 + kPayload);
-    print(gso ? "UDP GSO" : "UDP GRO", links, count, l3_bytes);
+    print(gso ? "UDP GSO" : "UDP GRO", links, 0, count, l3_bytes);
 
     EXPECT_EQ(count.packets, kDatagrams) << "every datagram sent is a packet";
     if (gso) {

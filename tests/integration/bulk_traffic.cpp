@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
@@ -107,12 +108,19 @@ int bound_socket(const std::string& address, int type, std::string& error) {
 // The sender: a child process in `netns` pinned to `cpu` that runs `send`
 // (which must not allocate: the parent may have threads) and writes its
 // result to a pipe. Returns the pid, or -1.
+// What the sender process reports through its pipe.
+struct SenderReport {
+  long long sent = -1;        // bytes or datagrams; -1: failed
+  long long segments = -1;    // TCP: segments sent, retransmissions included
+  long long wire_bytes = -1;  // TCP: payload bytes sent, retransmissions included
+};
+
 pid_t start_sender(const std::string& netns, unsigned cpu, int result_fd,
-                   const std::function<long long()>& send) {
+                   const std::function<SenderReport()>& send) {
   const std::string ns_path = "/run/netns/" + netns;
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
-  long long result = -1;
+  SenderReport result;
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   CPU_SET(cpu, &cpus);
@@ -126,27 +134,31 @@ pid_t start_sender(const std::string& netns, unsigned cpu, int result_fd,
 }
 
 // Waits for the sender's result (at most until `deadline`, then ends it).
-long long finish_sender(pid_t pid, int result_fd, Clock::time_point deadline) {
-  long long result = -1;
+SenderReport finish_sender(pid_t pid, int result_fd, Clock::time_point deadline) {
+  SenderReport result;
   pollfd ready{result_fd, POLLIN, 0};
   const auto left =
       std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   if (::poll(&ready, 1, static_cast<int>(std::max<long long>(left, 0))) != 1 ||
       ::read(result_fd, &result, sizeof result) != sizeof result) {
     ::kill(pid, SIGKILL);
-    result = -1;
+    result = SenderReport{};
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
   return result;
 }
 
-long long send_stream(const Endpoint& to, std::uint64_t bytes, const std::vector<char>& chunk) {
+// Sends `bytes`, then waits for the receiver to close (so that nothing is
+// in flight any more) and reports what TCP itself counted.
+SenderReport send_stream(const Endpoint& to, std::uint64_t bytes, const std::vector<char>& chunk) {
+  SenderReport report;
   const int sock = ::socket(to.family, SOCK_STREAM, 0);
   const timeval limit{10, 0};
   ::setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+  ::setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
   if (sock < 0 || ::connect(sock, reinterpret_cast<const sockaddr*>(&to.address), to.length)) {
-    return -1;
+    return report;
   }
   std::uint64_t sent = 0;
   while (sent < bytes) {
@@ -155,8 +167,22 @@ long long send_stream(const Endpoint& to, std::uint64_t bytes, const std::vector
     if (n <= 0) break;
     sent += static_cast<std::uint64_t>(n);
   }
+  ::shutdown(sock, SHUT_WR);
+  char end;
+  while (::recv(sock, &end, 1, 0) > 0) {
+  }
+  // The acknowledgement of the receiver's FIN may wait for the delayed-ACK
+  // timer (at most 200 ms): let it go out before reading the count.
+  ::usleep(250 * 1000);
+  tcp_info info{};
+  socklen_t length = sizeof info;
+  if (::getsockopt(sock, IPPROTO_TCP, TCP_INFO, &info, &length) == 0) {
+    report.segments = static_cast<long long>(info.tcpi_segs_out);
+    report.wire_bytes = static_cast<long long>(info.tcpi_bytes_sent);
+  }
   ::close(sock);
-  return static_cast<long long>(sent);
+  report.sent = static_cast<long long>(sent);
+  return report;
 }
 
 // Reads from `sock` until end of stream or `deadline`; bytes read.
@@ -199,8 +225,12 @@ TransferResult send_tcp_bulk(const std::string& netns, unsigned cpu, const std::
     Fd connection(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
     if (connection.get() >= 0) result.received = drain_stream(connection.get(), deadline);
   }
-  const long long sent = pid > 0 ? finish_sender(pid, result_read.get(), deadline) : -1;
+  const SenderReport report =
+      pid > 0 ? finish_sender(pid, result_read.get(), deadline) : SenderReport{};
+  const long long sent = report.sent;
   result.sent = sent > 0 ? static_cast<std::uint64_t>(sent) : 0;
+  result.segments = report.segments;
+  result.wire_bytes = report.wire_bytes;
   result.ok = sent == static_cast<long long>(bytes) && result.received == bytes;
   if (!result.ok) {
     std::ostringstream why;
@@ -231,12 +261,12 @@ TransferResult send_udp_to_gro_socket(const std::string& netns, unsigned cpu,
   if (::pipe2(result_pipe, O_CLOEXEC) != 0) return result;
   Fd result_read(result_pipe[0]);
   Fd result_write(result_pipe[1]);
-  const pid_t pid = start_sender(netns, cpu, result_write.get(), [&]() -> long long {
+  const pid_t pid = start_sender(netns, cpu, result_write.get(), [&]() -> SenderReport {
     const int sock = ::socket(to.family, SOCK_DGRAM, 0);
     const int segment = payload_bytes;
     if (sock < 0 || ::setsockopt(sock, SOL_UDP, UDP_SEGMENT, &segment, sizeof segment) != 0 ||
         ::connect(sock, reinterpret_cast<const sockaddr*>(&to.address), to.length) != 0) {
-      return -1;
+      return {};
     }
     long long sent = 0;
     while (sent < count) {
@@ -246,7 +276,7 @@ TransferResult send_udp_to_gro_socket(const std::string& netns, unsigned cpu,
       sent += segments;
     }
     ::close(sock);
-    return sent;
+    return {sent, -1, -1};
   });
   result_write.reset();
   // Drains while the sender runs, and a moment after: UDP_GRO hands over
@@ -264,35 +294,16 @@ TransferResult send_udp_to_gro_socket(const std::string& netns, unsigned cpu,
       if (n > 0) result.received += static_cast<std::uint64_t>(n) / payload_bytes;
     }
     if (!sender_done && (fds[1].revents & (POLLIN | POLLHUP))) {
-      sent = finish_sender(pid, result_read.get(), deadline);
+      sent = finish_sender(pid, result_read.get(), deadline).sent;
       sender_done = true;
       quiet_until = Clock::now() + std::chrono::milliseconds(500);
     }
   }
-  if (!sender_done) sent = finish_sender(pid, result_read.get(), Clock::now());
+  if (!sender_done) sent = finish_sender(pid, result_read.get(), Clock::now()).sent;
   result.sent = sent > 0 ? static_cast<std::uint64_t>(sent) : 0;
   result.ok = sent == count;
   if (!result.ok) result.error = "UDP to " + address + ": sent " + std::to_string(sent);
   return result;
-}
-
-long long tcp_out_segments(const std::string& netns) {
-  const auto snmp = run_command({"ip", "netns", "exec", netns, "cat", "/proc/net/snmp"});
-  if (snmp.exit_code != 0) return -1;
-  std::istringstream lines(snmp.output);
-  std::string header;
-  std::string values;
-  while (std::getline(lines, header)) {
-    if (header.rfind("Tcp:", 0) != 0 || !std::getline(lines, values)) continue;
-    std::istringstream names(header);
-    std::istringstream numbers(values);
-    std::string name;
-    std::string number;
-    while (names >> name && numbers >> number) {
-      if (name == "OutSegs") return std::stoll(number);
-    }
-  }
-  return -1;
 }
 
 }  // namespace netif_rx::test

@@ -13,7 +13,11 @@ struct TransferResult {
   bool ok = false;
   std::uint64_t sent = 0;      // bytes (TCP) or datagrams (UDP) the sender sent
   std::uint64_t received = 0;  // bytes (TCP) or datagrams (UDP) the receiver read
-  std::string error;           // why it failed
+  // TCP, as the sender's TCP counted them (TCP_INFO once the receiver closed):
+  // segments sent and their payload bytes, retransmissions included.
+  long long segments = -1;
+  long long wire_bytes = -1;
+  std::string error;  // why it failed
 };
 
 // Sends `bytes` over one TCP connection from `netns`, in a process pinned to
@@ -30,9 +34,5 @@ TransferResult send_tcp_bulk(const std::string& netns, unsigned cpu, const std::
 // datagrams that the receiver's GRO merges again (off). At most 30 s.
 TransferResult send_udp_to_gro_socket(const std::string& netns, unsigned cpu,
                                       const std::string& address, int count, int payload_bytes);
-
-// The namespace's TCP OutSegs (/proc/net/snmp): segments sent, each segment
-// of a TSO skb counted; -1 when it cannot be read.
-long long tcp_out_segments(const std::string& netns);
 
 }  // namespace netif_rx::test
