@@ -268,6 +268,51 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
   return out;
 }
 
+// Phase 2b's figures: bulk TCP through a veth with GRO on (MTU frames merged
+// into aggregates one way, acknowledgements the other).
+struct GroCosts {
+  std::vector<double> probe_ns_per_event;
+  std::vector<double> probe_ns_per_packet;
+  std::vector<double> floor_ns_per_event;
+  std::vector<double> packets_per_event;
+};
+
+constexpr std::uint64_t kGroBytes = 8ULL << 20;
+
+// Phase 2b: kernel-measured ns per event and per packet of bulk TCP that the
+// receiver's GRO merges, the probe and the floor each attached alone.
+GroCosts measure_gro_costs(BenchNetwork& network, const Programs& programs, int rounds) {
+  GroCosts out;
+  if (rounds <= 0) return out;
+  std::fprintf(stderr, "phase 2b: %d rounds of bulk TCP through GRO...\n", rounds);
+  UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
+  network.merge_received_tcp();
+  network.bulk_tcp(kGroBytes / 4);  // warm up
+  for (int round = 0; round < rounds; ++round) {
+    for (BenchProgram* program : {programs.ours.get(), programs.floor.get()}) {
+      program->attach();
+      const RunCounters before = read_run_counters(program->program_fd());
+      const std::uint64_t frames_before = network.frames_received();
+      network.bulk_tcp(kGroBytes);
+      const RunCounters after = read_run_counters(program->program_fd());
+      const auto frames = static_cast<double>(network.frames_received() - frames_before);
+      program->detach();
+      const auto runs = static_cast<double>(after.run_count - before.run_count);
+      const auto ns = static_cast<double>(after.run_time_ns - before.run_time_ns);
+      if (runs <= 0 || frames <= 0) continue;
+      if (program == programs.floor.get()) {
+        out.floor_ns_per_event.push_back(ns / runs);
+        continue;
+      }
+      out.probe_ns_per_event.push_back(ns / runs);
+      out.probe_ns_per_packet.push_back(ns / frames);
+      out.packets_per_event.push_back(frames / runs);
+    }
+  }
+  return out;
+}
+
 // Phase 3's figures: the exporter's own costs.
 struct ExporterCosts {
   std::map<int, Summary> polls;  // by device count
@@ -333,6 +378,25 @@ void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
   rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(hash_floor.median),
                   spread(hash_floor), ""});
   rows.push_back({"    hash probe / floor, together", fmt(hash_vs_floor, 2), "", ""});
+}
+
+// Rows (7): bulk TCP through GRO: what an aggregate costs, per event and
+// per packet it carried.
+void add_gro_rows(std::vector<Row>& rows, const GroCosts& gro) {
+  const Summary event = summarize(gro.probe_ns_per_event);
+  const Summary packet = summarize(gro.probe_ns_per_packet);
+  const Summary floor = summarize(gro.floor_ns_per_event);
+  const Summary factor = summarize(gro.packets_per_event);
+  rows.push_back({"(7) GRO bulk TCP: packets per event (both directions)", fmt(factor.median),
+                  spread(factor), ""});
+  rows.push_back(
+      {"(7) GRO bulk TCP: kernel ns/event, probe", fmt(event.median), spread(event), ""});
+  rows.push_back(
+      {"(7) GRO bulk TCP: kernel ns/packet, probe", fmt(packet.median, 2), spread(packet, 2), ""});
+  rows.push_back({"(7) GRO bulk TCP: kernel ns/event, empty tp_btf (floor)", fmt(floor.median),
+                  spread(floor), ""});
+  rows.push_back(
+      {"    probe / floor per event, GRO bulk TCP", fmt(event.median / floor.median, 2), "", ""});
 }
 
 // Rows (2): added wall-clock ns per packet.
@@ -437,7 +501,7 @@ void add_memory_rows(std::vector<Row>& rows) {
                   kib(computed_map_memory(NETIF_RX_DEFAULT_MAX_DEVICES, here).array_layout), ""});
 }
 
-std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel,
+std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, const GroCosts& gro,
                             const ExporterCosts& exporter, int scrapes) {
   std::vector<Row> rows;
   rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
@@ -448,6 +512,7 @@ std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel,
   add_exporter_rows(rows, exporter, scrapes);
   add_size_rows(rows, kernel);
   add_memory_rows(rows);
+  add_gro_rows(rows, gro);
   return rows;
 }
 
@@ -467,12 +532,15 @@ int run(int argc, char** argv) {
   std::fprintf(stderr, "setting up the namespaces and the programs...\n");
   WallClock wall;
   KernelCosts kernel;
+  GroCosts gro;
   if (options.rounds > 0 || options.kernel_rounds > 0) {
     // Declared after the network, the programs are unloaded before it goes.
     BenchNetwork network;
     const Programs programs(network);
     wall = measure_wall_clock(network, programs, options);
     kernel = measure_kernel_costs(network, programs, options);
+    // Last: GRO on the receiver moves the UDP bursts to the NAPI path.
+    gro = measure_gro_costs(network, programs, options.kernel_rounds);
   }
   const ExporterCosts exporter = measure_exporter_costs(benchmark_args, options.scrapes);
 
@@ -480,7 +548,7 @@ int run(int argc, char** argv) {
       "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
       "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",
       options.rounds, options.packets, options.kernel_rounds);
-  print_table(table_rows(wall, kernel, exporter, options.scrapes));
+  print_table(table_rows(wall, kernel, gro, exporter, options.scrapes));
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace netif_rx::bench {
@@ -21,6 +22,7 @@ namespace {
 constexpr const char* kSenderAddress = "198.51.100.1";
 constexpr const char* kReceiverAddress = "198.51.100.2";
 constexpr int kPort = 9;
+constexpr int kTcpPort = 5001;
 constexpr int kPayload = 16;
 constexpr int kBatch = 64;
 constexpr int kCpu = 1;
@@ -84,6 +86,8 @@ BenchNetwork::BenchNetwork() {
   const std::string prefix = "nrb" + std::to_string(::getpid());
   sender_ns_ = prefix + "s";
   receiver_ns_ = prefix + "r";
+  sender_link_ = prefix + "x";
+  receiver_link_ = prefix + "y";
   std::snprintf(g_cleanup[0], sizeof g_cleanup[0], "%s", sender_ns_.c_str());
   std::snprintf(g_cleanup[1], sizeof g_cleanup[1], "%s", receiver_ns_.c_str());
   try {
@@ -157,6 +161,67 @@ double BenchNetwork::burst(int packets) {
   const double elapsed = now_ns() - start;
   drain();
   return elapsed / packets;
+}
+
+void BenchNetwork::merge_received_tcp() {
+  run("ip netns exec " + receiver_ns_ + " ethtool -K " + receiver_link_ + " gro on >/dev/null");
+  run("ip netns exec " + sender_ns_ + " ethtool -K " + sender_link_ +
+      " tso off gso off >/dev/null");
+}
+
+void BenchNetwork::bulk_tcp(std::uint64_t bytes) {
+  UniqueFd listener = socket_in(receiver_ns_, SOCK_STREAM);
+  const int on = 1;
+  ::setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  const auto at = address(kReceiverAddress, kTcpPort);
+  if (::bind(listener.get(), reinterpret_cast<const sockaddr*>(&at), sizeof at) != 0 ||
+      ::listen(listener.get(), 1) != 0)
+    throw std::runtime_error("TCP listen: " + std::string(std::strerror(errno)));
+  UniqueFd sender = socket_in(sender_ns_, SOCK_STREAM);
+  const timeval limit{10, 0};
+  ::setsockopt(sender.get(), SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+  if (::connect(sender.get(), reinterpret_cast<const sockaddr*>(&at), sizeof at) != 0)
+    throw std::runtime_error("TCP connect: " + std::string(std::strerror(errno)));
+  UniqueFd connection(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+  if (!connection.valid()) throw std::runtime_error("TCP accept failed");
+  ::setsockopt(connection.get(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  std::uint64_t received = 0;
+  std::thread receiver([&] {
+    std::vector<char> buffer(1 << 20);
+    while (received < bytes) {
+      const ssize_t n = ::recv(connection.get(), buffer.data(), buffer.size(), 0);
+      if (n <= 0) break;
+      received += static_cast<std::uint64_t>(n);
+    }
+  });
+  const std::vector<char> chunk(1 << 16, 'x');
+  std::uint64_t sent = 0;
+  while (sent < bytes) {
+    const ssize_t n = ::send(sender.get(), chunk.data(),
+                             std::min<std::uint64_t>(chunk.size(), bytes - sent), MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::uint64_t>(n);
+  }
+  sender.reset();
+  receiver.join();
+  if (sent != bytes || received != bytes) throw std::runtime_error("the TCP transfer failed");
+}
+
+std::uint64_t BenchNetwork::frames_received() const {
+  std::uint64_t total = 0;
+  for (const auto& [ns, link] :
+       {std::pair{sender_ns_, sender_link_}, {receiver_ns_, receiver_link_}}) {
+    const std::string command =
+        "ip netns exec " + ns + " cat /sys/class/net/" + link + "/statistics/rx_packets";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) throw std::runtime_error("reading rx_packets failed");
+    unsigned long long frames = 0;
+    const int matched = std::fscanf(pipe, "%llu", &frames);
+    ::pclose(pipe);
+    if (matched != 1) throw std::runtime_error("reading rx_packets failed");
+    total += frames;
+  }
+  return total;
 }
 
 void BenchNetwork::drain() {

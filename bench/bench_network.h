@@ -27,11 +27,25 @@ class BenchNetwork {
   // system call. The receiver is drained afterwards, untimed.
   double burst(int packets);
 
+  // Turns GRO on at the receiving end and TSO/GSO off at the sender, so that
+  // bulk TCP arrives as MTU frames that the receiver's GRO merges, as a
+  // physical NIC's traffic does. The UDP bursts then take the NAPI path:
+  // call it after every burst() measurement.
+  void merge_received_tcp();
+  // Sends `bytes` over one TCP connection across the pair (a thread of its
+  // own receives them); throws when the transfer fails.
+  void bulk_tcp(std::uint64_t bytes);
+  // Frames both ends received (their rx_packets: the data one way, the
+  // acknowledgements the other): with TSO off, every frame is one packet.
+  std::uint64_t frames_received() const;
+
  private:
   void drain();
 
   std::string sender_ns_;
   std::string receiver_ns_;
+  std::string sender_link_;
+  std::string receiver_link_;
   std::uint32_t receiver_inum_ = 0;
   UniqueFd sender_;
   UniqueFd receiver_;

@@ -75,7 +75,7 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
   auto probe = Probe::load(options);
 
   const unsigned cpus = probe->possible_cpus();
-  std::vector<netif_rx_counters> value(cpus, netif_rx_counters{1000, 100000});
+  std::vector<netif_rx_counters> value(cpus, netif_rx_counters{1000, 0, 100000});
   SnapshotStore store;
   SelfMetrics metrics;
   auto reader = std::make_shared<BpfStatsReader>(

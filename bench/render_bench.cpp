@@ -52,7 +52,7 @@ Snapshot synthetic_snapshot(int series) {
     snapshot.devices.push_back(
         {{4026531840U, static_cast<std::uint32_t>(i + 1), 0},
          name,
-         {{123456789ULL + static_cast<unsigned>(i), 987654321012ULL}, {42, 4200}}});
+         {{123456789ULL + static_cast<unsigned>(i), 0, 987654321012ULL}, {42, 0, 4200}}});
   }
   snapshot.bpf.valid = true;
   snapshot.bpf.programs.push_back(
