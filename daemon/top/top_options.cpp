@@ -147,6 +147,13 @@ the same eBPF probe as the exporter's, loaded by top itself (as root), or from
 a running exporter's metrics (--from), so a host that runs the exporter needs
 no second probe.
 
+A packet is one as it arrived on the wire: an skb that GRO, LRO or an offload
+frame built from many packets counts them all. The same packet is counted
+again on each device it is received on: a tunnel's device (vxlan, geneve,
+ipip), a bridge after its port, the far end of a veth, a device an ingress
+redirect moved it to (not VLAN, bond or macvlan devices, whose packets count
+on the lower device). A total over every device counts those more than once.
+
 Flags:
   -h, --help                   Show this help and exit.
       --once                   Print one table for --duration, then exit.
