@@ -68,19 +68,23 @@ tidy: test-build
 	@python3 scripts/run-clang-tidy.py --build $(TEST_BUILD_DIR) --jobs $(JOBS) daemon
 
 # Not part of make test: the probe's cost against the bpftrace one-liner and an
-# empty program, and the exporter's own costs, in one table (as root).
+# empty program, and the exporter's own costs, in one table (as root), which
+# becomes the benchmark table of docs/performance.md.
 bench: deps
 	@cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF -DNETIF_RX_BUILD_BENCH=ON >/dev/null
 	@cmake --build $(BENCH_DIR) -j $(JOBS) --target netif_rx_bench
-	$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS)
+	bash -o pipefail -c '$(BENCH_DIR)/bench/netif_rx_bench $(BENCH_ARGS) | tee $(BENCH_DIR)/table.md'
+	@python3 scripts/update-doc-block.py "benchmark table" docs/performance.md $(BENCH_DIR)/table.md
 
 # Not part of make test (which runs a short version): the HTTP front under
 # silent and slowloris connections, then under random basic auth credentials,
-# on a release build (as root). Prints the tables of the README.
+# on a release build (as root). Its tables become the stress table of
+# docs/performance.md.
 STRESS_ARGS ?=
 stress: build
-	python3 tests/stress/web_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
-	python3 tests/stress/auth_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS)
+	bash -o pipefail -c 'python3 tests/stress/web_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS) | tee $(BUILD_DIR)/stress.md'
+	bash -o pipefail -c 'python3 tests/stress/auth_stress.py $(BUILD_DIR)/netif_rx_exporter $(STRESS_ARGS) | tee -a $(BUILD_DIR)/stress.md'
+	@python3 scripts/update-doc-block.py "stress table" docs/performance.md $(BUILD_DIR)/stress.md
 
 # Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 10 s).
 fuzz: deps

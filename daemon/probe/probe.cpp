@@ -45,7 +45,7 @@ const char* kPrivilegeHint =
     "(systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON)";
 
 // The own-namespace array: an ifindex per slot, bounded so that its memory
-// (slots x 16 bytes x CPUs) stays small at a large max_devices.
+// (slots x 24 bytes x CPUs) stays small at a large max_devices.
 std::uint32_t host_slots_for(std::uint32_t max_devices) {
   return std::min<std::uint32_t>(max_devices, NETIF_RX_MAX_HOST_SLOTS);
 }
