@@ -46,7 +46,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The HTTP front runs many worker threads (README, "Hostile clients"); with
+  // The HTTP front runs many worker threads (docs/security.md, "Hostile clients"); with
   // glibc's default of up to 8 malloc arenas per core, each worker that
   // allocates may touch an arena of its own. Two arenas halve the resident
   // memory of a warm exporter and are ample for its few allocating threads.

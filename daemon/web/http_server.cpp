@@ -26,7 +26,7 @@ namespace netif_rx {
 namespace {
 
 // How the front holds up against clients that connect and say nothing or
-// dribble their request (see README, "Hostile clients"). civetweb serves one
+// dribble their request (see docs/security.md, "Hostile clients"). civetweb serves one
 // connection per worker thread: a connection that sends nothing after its
 // handshake is held back by the kernel (TCP_DEFER_ACCEPT) for
 // kDeferAcceptSeconds and never takes a worker in that time; one that sends a

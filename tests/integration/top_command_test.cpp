@@ -176,7 +176,7 @@ TEST_F(TopCommandTest, LiveViewInAPipeIsPlainAndSigintExitsZero) {
   EXPECT_EQ(top.err(), "");
 }
 
-// The README's exit codes: the live view ends on SIGINT with 0 (above); --once interrupted
+// The exit codes of docs/top.md: the live view ends on SIGINT with 0 (above); --once interrupted
 // before its span ends prints no table and exits 130, like a shell's SIGINT.
 TEST_F(TopCommandTest, OnceInterruptedPrintsNoTableAndExits130) {
   for (const int signal_number : {SIGINT, SIGTERM}) {

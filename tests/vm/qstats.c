@@ -20,50 +20,51 @@
 
 // include/uapi/linux/netdev.h (6.10): not in every distribution's headers.
 enum {
-  kQstatsGet = 12,         // NETDEV_CMD_QSTATS_GET
-  kQstatsIfindex = 1,      // NETDEV_A_QSTATS_IFINDEX
-  kQstatsQueueType = 2,    // NETDEV_A_QSTATS_QUEUE_TYPE
-  kQstatsQueueId = 3,      // NETDEV_A_QSTATS_QUEUE_ID
-  kQstatsScope = 4,        // NETDEV_A_QSTATS_SCOPE
-  kQstatsRxPackets = 8,    // NETDEV_A_QSTATS_RX_PACKETS
-  kQstatsRxBytes = 9,      // NETDEV_A_QSTATS_RX_BYTES
-  kQueueTypeRx = 0,        // NETDEV_QUEUE_TYPE_RX
-  kScopeQueue = 1,         // NETDEV_QSTATS_SCOPE_QUEUE
+  kQstatsGet = 12,       // NETDEV_CMD_QSTATS_GET
+  kQstatsIfindex = 1,    // NETDEV_A_QSTATS_IFINDEX
+  kQstatsQueueType = 2,  // NETDEV_A_QSTATS_QUEUE_TYPE
+  kQstatsQueueId = 3,    // NETDEV_A_QSTATS_QUEUE_ID
+  kQstatsScope = 4,      // NETDEV_A_QSTATS_SCOPE
+  kQstatsRxPackets = 8,  // NETDEV_A_QSTATS_RX_PACKETS
+  kQstatsRxBytes = 9,    // NETDEV_A_QSTATS_RX_BYTES
+  kQueueTypeRx = 0,      // NETDEV_QUEUE_TYPE_RX
+  kScopeQueue = 1,       // NETDEV_QSTATS_SCOPE_QUEUE
 };
 
 static char buffer[1 << 16];
 
-static void put_attr(struct nlmsghdr *message, uint16_t type, const void *data, uint16_t length) {
-  struct nlattr *attr = (struct nlattr *)((char *)message + NLMSG_ALIGN(message->nlmsg_len));
+static void put_attr(struct nlmsghdr* message, uint16_t type, const void* data, uint16_t length) {
+  struct nlattr* attr = (struct nlattr*)((char*)message + NLMSG_ALIGN(message->nlmsg_len));
   attr->nla_type = type;
   attr->nla_len = NLA_HDRLEN + length;
-  memcpy((char *)attr + NLA_HDRLEN, data, length);
+  memcpy((char*)attr + NLA_HDRLEN, data, length);
   message->nlmsg_len = NLMSG_ALIGN(message->nlmsg_len) + NLA_ALIGN(attr->nla_len);
 }
 
-static uint64_t uint_value(const struct nlattr *attr) {
+static uint64_t uint_value(const struct nlattr* attr) {
   uint64_t value = 0;
   if (attr->nla_len - NLA_HDRLEN == 8) {
-    memcpy(&value, (const char *)attr + NLA_HDRLEN, 8);
+    memcpy(&value, (const char*)attr + NLA_HDRLEN, 8);
   } else {
     uint32_t small = 0;
-    memcpy(&small, (const char *)attr + NLA_HDRLEN, 4);
+    memcpy(&small, (const char*)attr + NLA_HDRLEN, 4);
     value = small;
   }
   return value;
 }
 
-static int send_request(int fd, uint16_t family, uint16_t flags, uint8_t command, struct nlmsghdr *message) {
+static int send_request(int fd, uint16_t family, uint16_t flags, uint8_t command,
+                        struct nlmsghdr* message) {
   message->nlmsg_type = family;
   message->nlmsg_flags = NLM_F_REQUEST | flags;
   message->nlmsg_seq = 1;
-  struct genlmsghdr *genl = NLMSG_DATA(message);
+  struct genlmsghdr* genl = NLMSG_DATA(message);
   genl->cmd = command;
   genl->version = 1;
   return send(fd, message, message->nlmsg_len, 0) < 0 ? -1 : 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: qstats DEVICE\n");
     return 2;
@@ -83,7 +84,7 @@ int main(int argc, char **argv) {
 
   // The netdev family's id.
   char request[256] = {0};
-  struct nlmsghdr *message = (struct nlmsghdr *)request;
+  struct nlmsghdr* message = (struct nlmsghdr*)request;
   message->nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
   put_attr(message, CTRL_ATTR_FAMILY_NAME, "netdev", sizeof "netdev");
   if (send_request(fd, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, message) < 0) {
@@ -92,13 +93,15 @@ int main(int argc, char **argv) {
   }
   ssize_t length = recv(fd, buffer, sizeof buffer, 0);
   uint16_t family = 0;
-  struct nlmsghdr *reply = (struct nlmsghdr *)buffer;
+  struct nlmsghdr* reply = (struct nlmsghdr*)buffer;
   if (length > 0 && NLMSG_OK(reply, (size_t)length) && reply->nlmsg_type != NLMSG_ERROR) {
-    struct nlattr *attr = (struct nlattr *)((char *)NLMSG_DATA(reply) + GENL_HDRLEN);
+    struct nlattr* attr = (struct nlattr*)((char*)NLMSG_DATA(reply) + GENL_HDRLEN);
     int left = reply->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
     for (; left >= NLA_HDRLEN && attr->nla_len >= NLA_HDRLEN && attr->nla_len <= left;
-         left -= NLA_ALIGN(attr->nla_len), attr = (struct nlattr *)((char *)attr + NLA_ALIGN(attr->nla_len))) {
-      if ((attr->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID) memcpy(&family, (char *)attr + NLA_HDRLEN, 2);
+         left -= NLA_ALIGN(attr->nla_len),
+         attr = (struct nlattr*)((char*)attr + NLA_ALIGN(attr->nla_len))) {
+      if ((attr->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
+        memcpy(&family, (char*)attr + NLA_HDRLEN, 2);
     }
   }
   if (family == 0) {
@@ -123,32 +126,45 @@ int main(int argc, char **argv) {
       fprintf(stderr, "qstats: recv: %s\n", length < 0 ? strerror(errno) : "end of stream");
       return 1;
     }
-    for (reply = (struct nlmsghdr *)buffer; NLMSG_OK(reply, (size_t)length); reply = NLMSG_NEXT(reply, length)) {
+    for (reply = (struct nlmsghdr*)buffer; NLMSG_OK(reply, (size_t)length);
+         reply = NLMSG_NEXT(reply, length)) {
       if (reply->nlmsg_type == NLMSG_DONE) {
         done = 1;
         break;
       }
       if (reply->nlmsg_type == NLMSG_ERROR) {
-        const struct nlmsgerr *error = NLMSG_DATA(reply);
+        const struct nlmsgerr* error = NLMSG_DATA(reply);
         fprintf(stderr, "qstats: qstats-get: %s\n", strerror(-error->error));
         return 1;
       }
       int64_t type = -1, queue = -1, packets = -1, bytes = -1;
-      struct nlattr *attr = (struct nlattr *)((char *)NLMSG_DATA(reply) + GENL_HDRLEN);
+      struct nlattr* attr = (struct nlattr*)((char*)NLMSG_DATA(reply) + GENL_HDRLEN);
       int left = reply->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
       for (; left >= NLA_HDRLEN && attr->nla_len >= NLA_HDRLEN && attr->nla_len <= left;
-           left -= NLA_ALIGN(attr->nla_len), attr = (struct nlattr *)((char *)attr + NLA_ALIGN(attr->nla_len))) {
+           left -= NLA_ALIGN(attr->nla_len),
+           attr = (struct nlattr*)((char*)attr + NLA_ALIGN(attr->nla_len))) {
         switch (attr->nla_type & NLA_TYPE_MASK) {
-          case kQstatsQueueType: type = (int64_t)uint_value(attr); break;
-          case kQstatsQueueId: queue = (int64_t)uint_value(attr); break;
-          case kQstatsRxPackets: packets = (int64_t)uint_value(attr); break;
-          case kQstatsRxBytes: bytes = (int64_t)uint_value(attr); break;
-          default: break;
+          case kQstatsQueueType:
+            type = (int64_t)uint_value(attr);
+            break;
+          case kQstatsQueueId:
+            queue = (int64_t)uint_value(attr);
+            break;
+          case kQstatsRxPackets:
+            packets = (int64_t)uint_value(attr);
+            break;
+          case kQstatsRxBytes:
+            bytes = (int64_t)uint_value(attr);
+            break;
+          default:
+            break;
         }
       }
       if (type != kQueueTypeRx || queue < 0) continue;
-      if (packets >= 0) printf("     rx_queue_%lld_packets: %lld\n", (long long)queue, (long long)packets);
-      if (bytes >= 0) printf("     rx_queue_%lld_bytes: %lld\n", (long long)queue, (long long)bytes);
+      if (packets >= 0)
+        printf("     rx_queue_%lld_packets: %lld\n", (long long)queue, (long long)packets);
+      if (bytes >= 0)
+        printf("     rx_queue_%lld_bytes: %lld\n", (long long)queue, (long long)bytes);
       printed += packets >= 0;
     }
   }

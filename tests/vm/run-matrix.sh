@@ -2,7 +2,7 @@
 # The kernel matrix: every kernel of kernels.list, two guests at a time,
 # then one markdown table of what the guests measured.
 #   run-matrix.sh EXPORTER OUT_DIR [NAME...]
-# Writes OUT_DIR/matrix.md (the README's table comes from it). Fails when any
+# Writes OUT_DIR/matrix.md (docs/development.md's table comes from it). Fails when any
 # kernel cannot be fetched, booted or fails a check; never skips one.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

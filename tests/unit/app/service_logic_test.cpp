@@ -74,10 +74,11 @@ TEST(ProcessMetrics, ExportsTheStandardFamilies) {
   EXPECT_EQ(families.back().metric.at(0).gauge.value, static_cast<double>(limit.rlim_cur));
 }
 
-// The README's row of process metrics names exactly what the collector exports.
-TEST(ProcessMetrics, TheReadmeListsExactlyTheExportedFamilies) {
-  std::ifstream in(std::string(NETIF_RX_TEST_DATA_DIR) + "/../../../README.md");
-  ASSERT_TRUE(in) << "README.md not found";
+// The metric contract's row of process metrics (docs/metrics.md) names
+// exactly what the collector exports.
+TEST(ProcessMetrics, TheContractListsExactlyTheExportedFamilies) {
+  std::ifstream in(std::string(NETIF_RX_TEST_DATA_DIR) + "/../../../docs/metrics.md");
+  ASSERT_TRUE(in) << "docs/metrics.md not found";
   std::string line;
   std::set<std::string> documented;
   while (std::getline(in, line)) {
