@@ -98,7 +98,10 @@ bool Poller::poll_once() {
   apply_pending_reload();
   auto polled = read_and_run_step(started);
   const bool ok = report(polled.errors);
-  if (!polled.value) return false;
+  if (!polled.value) {  // the maps could not be read: nothing to publish
+    finish(false, started);
+    return false;
+  }
   publish(std::move(*polled.value));
   finish(ok, started);
   return ok;

@@ -86,6 +86,7 @@ TEST_F(PollerTest, AFailedReadFailsThePollAndPublishesNothing) {
   const auto before = store_.latest();
   EXPECT_FALSE(poller_->poll_once());
   EXPECT_EQ(observer_.errors, std::vector<std::string>(NETIF_RX_PROBE_TOTALS_SLOTS, "map_read"));
+  EXPECT_EQ(observer_.polls_observed, 1) << "a failed poll's duration is observed too";
   EXPECT_EQ(observer_.last_timestamp, 0);
   EXPECT_EQ(successes_, 0);
   EXPECT_EQ(poller_->last_success(), std::chrono::steady_clock::time_point{});
