@@ -270,11 +270,7 @@ TEST_F(AggregationTest, UdpDatagramsCountThroughGroAndGso) {
 // through probe reads: a second exporter on it counts the same transfer as
 // the first one, packet for packet.
 TEST_F(AggregationTest, TheClassicTracepointTwinCountsTheSameAggregates) {
-  ExporterProcess twin(
-      "poll_interval: 100ms\nattach: tracepoint\n", {}, "",
-      {"unshare", "--mount", "--propagation", "private", "sh", "-c",
-       "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
-       "exec \"$0\" \"$@\""});
+  ExporterProcess twin("poll_interval: 100ms\nattach: tracepoint\n", {}, "", with_tracefs());
   ASSERT_TRUE(twin.wait_ready()) << twin.log();
   set_sender_offloads(false);
   const long long rx_before = link_counter("", pair_.a.name, "rx_packets");

@@ -69,11 +69,7 @@ TEST_F(AttachModeTest, AutoAttachesTheBtfTracepoint) {
 // The classic tracepoint needs tracefs: mount it in a private mount namespace
 // of the exporter's own, so the host's mounts are left as they are.
 TEST_F(AttachModeTest, ClassicTracepointCountsTheSame) {
-  ExporterProcess exporter(
-      "poll_interval: 100ms\nattach: tracepoint\n", {}, "",
-      {"unshare", "--mount", "--propagation", "private", "sh", "-c",
-       "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
-       "exec \"$0\" \"$@\""});
+  ExporterProcess exporter("poll_interval: 100ms\nattach: tracepoint\n", {}, "", with_tracefs());
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
   EXPECT_NE(
       exporter.log().find(

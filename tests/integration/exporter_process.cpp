@@ -18,6 +18,17 @@
 
 namespace netif_rx::test {
 
+std::vector<std::string> with_tracefs() {
+  return {"unshare",
+          "--mount",
+          "--propagation",
+          "private",
+          "sh",
+          "-c",
+          "mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; "
+          "exec \"$0\" \"$@\""};
+}
+
 int free_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};

@@ -50,4 +50,9 @@ class ExporterProcess {
 // A TCP port on 127.0.0.1 that nothing listens on right now.
 int free_port();
 
+// A command prefix (ExporterProcess's `command_prefix`) that runs the
+// exporter in a private mount namespace with tracefs mounted, as the classic
+// tracepoint needs, leaving the host's mounts as they are.
+std::vector<std::string> with_tracefs();
+
 }  // namespace netif_rx::test
