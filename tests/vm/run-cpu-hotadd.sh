@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# A CPU that becomes present after the exporter started: a guest of one
+# kernel of kernels.list booted with one CPU of two possible (qemu
+# -smp 1,maxcpus=2), the second added from the host through qemu's monitor
+# (QMP device_add of the CPU query-hotpluggable-cpus offers) while the
+# exporter runs (cpu-hotadd-guest.sh says what is checked).
+#   run-cpu-hotadd.sh EXPORTER OUT_DIR [NAME...]   default: 5.10 6.1; several
+#                                                  names run at once
+# Not 6.12: its MADT parsing leaves out qemu's disabled LAPIC entries (the
+# CPUs it may add later; qemu 7.2's MADT is revision 1, without the online
+# capable bit) when it detects no hypervisor, and under software emulation it
+# detects none: it boots with 1 possible CPU ("Allowing 1 present CPUs plus
+# 0 hotplug CPUs"), and the guest fails at its first check. 5.10 and 6.1
+# count them (possible 0-1).
+# The host's end (cpu-hotadd-host.py) is driven by the guest over its second
+# serial port. No network namespace or device on the host: the guest's
+# traffic stays inside it (a veth pair).
+# Writes OUT_DIR/hotadd-NAME.console, .host.log and .facts (the guest's
+# "HOTADD key=value" lines, status=, reason=, seconds=). Exit status 0 only
+# when every check passed on every kernel.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+exporter=${1:?usage: run-cpu-hotadd.sh EXPORTER OUT_DIR [NAME...]}
+out=${2:?}
+shift 2
+names=("$@")
+[[ ${#names[@]} -gt 0 ]] || names=(5.10 6.1)
+seconds=${NETIF_RX_HOTADD_TIMEOUT:-240}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+if [[ ${#names[@]} -gt 1 ]]; then
+  all_started=$(date +%s)
+  for kernel in "${names[@]}"; do "$here/fetch-kernel.sh" "$kernel" >/dev/null 2>&1; done
+  pids=()
+  trap 'kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
+  for kernel in "${names[@]}"; do
+    bash "$0" "$exporter" "$out" "$kernel" >"$out/hotadd-$kernel.log" 2>&1 &
+    pids+=($!)
+  done
+  failed=0
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  for kernel in "${names[@]}"; do cat "$out/hotadd-$kernel.log"; echo; done
+  echo "CPU hot-add: ${#names[@]} kernels in $(($(date +%s) - all_started)) s"
+  exit $failed
+fi
+
+name=${names[0]}
+label=hotadd-$name
+facts="$out/$label.facts"
+console="$out/$label.console"
+host_log="$out/$label.host.log"
+: >"$facts"
+started=$(date +%s)
+
+work=$(mktemp -d)
+qemu_pid=
+host_pid=
+# On a signal too: the host's side and qemu (its timeout's PID, which passes
+# the signal on) ended by their PIDs.
+cleanup() {
+  [[ -n "$host_pid" ]] && kill -TERM "$host_pid" 2>/dev/null
+  if [[ -n "$qemu_pid" ]] && kill -0 "$qemu_pid" 2>/dev/null; then
+    kill -TERM "$qemu_pid" 2>/dev/null
+    wait "$qemu_pid" 2>/dev/null
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+verdict() {
+  echo "status=$1" >>"$facts"
+  echo "reason=$2" >>"$facts"
+  echo "seconds=$(($(date +%s) - started))" >>"$facts"
+  echo "CPU hot-add, kernel $name: $1: $2 ($(($(date +%s) - started)) s)"
+  [[ "$1" == pass ]]
+  exit $?
+}
+
+[[ -x "$exporter" ]] || verdict fail "$exporter is not an executable"
+for tool in qemu-system-x86_64 python3; do
+  command -v $tool >/dev/null || verdict fail "no $tool (scripts/install-deps.sh installs it)"
+done
+python=/usr/bin/python3
+[[ -x $python ]] || python=$(command -v python3)
+kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
+  verdict fail "cannot fetch: $(tail -n 1 "$out/$label.fetch.log")"
+initrd="$work/initrd.gz"
+"$here/make-initramfs.sh" "$initrd" "$kernel_dir" "$here/cpu-hotadd-guest.sh" \
+  "$exporter" "$(command -v ip)" 2>"$out/$label.initramfs.log" ||
+  verdict fail "cannot build the initramfs: $(tail -n 1 "$out/$label.initramfs.log")"
+
+ctl="$work/ctl.sock"
+qmp="$work/qmp.sock"
+# As the virtio-net GRO guest: -cx16, no_timer_check; one host thread for
+# every virtual CPU unless NETIF_RX_VM_TCG_THREAD=multi.
+# shellcheck disable=SC2054 # commas inside qemu's options
+qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${NETIF_RX_VM_TCG_THREAD:-single}" -cpu max,-cx16
+  -smp 1,maxcpus=2 -m 768 -display none -vga none -nic none -monitor none -no-reboot
+  -serial stdio -serial "unix:$ctl,server=on,wait=off" -qmp "unix:$qmp,server=on,wait=off"
+  -kernel "$kernel_dir/vmlinuz" -initrd "$initrd"
+  -append "console=ttyS0 panic=-1 quiet no_timer_check watchdog_thresh=60 softlockup_panic=1 ${NETIF_RX_VM_APPEND:-}")
+booted=$(date +%s)
+timeout --kill-after=5 "$seconds" "${qemu[@]}" </dev/null >"$console" 2>&1 &
+qemu_pid=$!
+
+# In the background, so that a signal (ctest's timeout) is handled at once.
+"$python" "$here/cpu-hotadd-host.py" "$ctl" "$qmp" "$seconds" >"$host_log" 2>&1 &
+host_pid=$!
+wait "$host_pid"
+host_status=$?
+host_pid=
+# The guest powers off after its checks (bounded by qemu's own timeout); when
+# the host's side gave up, 10 s, then the guest is ended.
+if [[ $host_status != 0 ]]; then
+  for _ in $(seq 1 50); do kill -0 "$qemu_pid" 2>/dev/null || break; sleep 0.2; done
+  kill -TERM "$qemu_pid" 2>/dev/null
+fi
+wait "$qemu_pid"
+qemu_status=$?
+qemu_pid=
+guest_seconds=$(($(date +%s) - booted))
+tr -d '\r' <"$console" >"$console.tmp" && mv "$console.tmp" "$console"
+grep -a '^HOTADD ' "$console" | sed 's/^HOTADD //' >>"$facts"
+echo "guest_seconds=$guest_seconds" >>"$facts"
+echo "--- kernel $name: CPU hot-add (guest: ${guest_seconds} s from qemu's start to power-off)"
+grep -a -E '^(CPUs at boot|CPU 1 present|online CPUs|host: ADDED|(before|added|online|after): v[ab] |ok: |FAIL: |hot-add checks)' "$console"
+exit_line=$(grep -a -m 1 '^NETIF_RX_VM_EXIT=' "$console")
+if [[ -z "$exit_line" ]]; then
+  [[ $qemu_status == 124 ]] && verdict fail "the guest did not finish in $seconds s (console: $console)"
+  verdict fail "the guest did not reach its end, qemu exit $qemu_status; last console line: $(grep -av '^\s*$' "$console" | tail -n 1)"
+fi
+[[ "$exit_line" == NETIF_RX_VM_EXIT=0 ]] ||
+  verdict fail "guest exit ${exit_line#*=}, $(grep -ac '^FAIL: ' "$console") checks failed: $(grep -a -m 1 '^FAIL: ' "$console")"
+[[ $host_status == 0 ]] || verdict fail "the host's side exited $host_status: $(tail -n 1 "$host_log")"
+verdict pass "every check passed"
