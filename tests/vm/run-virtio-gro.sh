@@ -129,8 +129,8 @@ ip netns add "$netns" || verdict fail "ip netns add $netns"
 in_ns() { ip netns exec "$netns" "$@"; }
 in_ns sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 >/dev/null
 # tap  address  tap MAC  guest address  guest MAC
-taps=("gro0 10.98.0.1 02:98:00:00:00:01 10.98.0.2 52:54:00:98:00:02"
-  "gro1 10.98.1.1 02:98:00:00:01:01 10.98.1.2 52:54:00:98:01:02")
+taps=("gro0 198.51.100.1 02:98:00:00:00:01 198.51.100.2 52:54:00:98:00:02"
+  "gro1 203.0.113.1 02:98:00:00:01:01 203.0.113.2 52:54:00:98:01:02")
 for tap in "${taps[@]}"; do
   read -r dev address mac guest_address guest_mac <<<"$tap"
   ip -n "$netns" tuntap add dev "$dev" mode tap multi_queue || verdict fail "ip tuntap add $dev"
@@ -159,7 +159,7 @@ booted=$(date +%s)
 in_ns timeout --kill-after=5 "$seconds" "${qemu[@]}" </dev/null >"$console" 2>&1 &
 qemu_pid=$!
 
-in_ns "$python" "$here/virtio-gro-host.py" "$ctl" "$seconds" 10.98.0.2=gro0 10.98.1.2=gro1 >"$host_log" 2>&1
+in_ns "$python" "$here/virtio-gro-host.py" "$ctl" "$seconds" 198.51.100.2=gro0 203.0.113.2=gro1 >"$host_log" 2>&1
 host_status=$?
 # The guest powers off after its checks (bounded by qemu's own timeout); when
 # the sender gave up, the guest waits for it in vain: 10 s, then it is ended.

@@ -3,10 +3,10 @@
 # started by run-virtio-gro.sh. Two virtio-net NICs, two queue pairs each,
 # two CPUs; each rx queue's interrupt on its own CPU (queue N on CPU N), RPS
 # off, GRO on (the kernel's default):
-#   NIC a (MAC 52:54:00:98:00:02, 10.98.0.2): the device offers no guest
+#   NIC a (MAC 52:54:00:98:00:02, 198.51.100.2): the device offers no guest
 #     offloads (guest_tso4/6, guest_ufo off), so the host hands MTU-sized
 #     frames and the guest's GRO merges them into skbs of many packets.
-#   NIC b (MAC 52:54:00:98:01:02, 10.98.1.2): guest offloads on, so the host
+#   NIC b (MAC 52:54:00:98:01:02, 203.0.113.2): guest offloads on, so the host
 #     hands its TCP send as offload frames of up to 64 KiB (gso_size set,
 #     gso_segs 0).
 # For each NIC, a TCP phase (8 connections from the host, received by
@@ -175,8 +175,8 @@ setup_nic() {
     done
   done
 }
-setup_nic "$nic_a" 10.98.0.2 10.98.0.1 02:98:00:00:00:01
-setup_nic "$nic_b" 10.98.1.2 10.98.1.1 02:98:00:00:01:01
+setup_nic "$nic_a" 198.51.100.2 198.51.100.1 02:98:00:00:00:01
+setup_nic "$nic_b" 203.0.113.2 203.0.113.1 02:98:00:00:01:01
 
 # The exporter: the default attach mode, its own namespace (the NICs are
 # there), no BPF statistics (their helper patches kernel code, which costs
@@ -214,7 +214,7 @@ ask() {
 # the host (its tap picks a queue per flow) until each queue's interrupt
 # arrived on its CPU.
 for attempt in 1 2 3 4 5; do
-  for guest_ip in 10.98.0.2 10.98.1.2; do
+  for guest_ip in 198.51.100.2 203.0.113.2; do
     ask "SEND warm $guest_ip 7000 32" || fail "warm-up: no answer from the host's sender (got '$reply')"
   done
   sleep 0.5
@@ -391,7 +391,12 @@ phase() {
           [ "$skbs" -le "$packets" ] || { fail "$name: cpu $cpu: $skbs skbs > $packets packets"; exact=no; }
         fi
       else
-        [ "$skbs" = "$d_packets" ] || { fail "$name: cpu $cpu: $skbs skbs, the driver's queue $cpu has $d_packets frames"; exact=no; }
+        # Each offload frame is an skb, unless the guest's GRO merged two that
+        # arrived together (a few under load): never more skbs than frames,
+        # and at most one in twenty merged. The packets are checked exactly
+        # in the totals, against the segments the host sent.
+        [ "$skbs" -le "$d_packets" ] && [ $((20 * (d_packets - skbs))) -le "$d_packets" ] ||
+          { fail "$name: cpu $cpu: $skbs skbs, the driver's queue $cpu has $d_packets frames"; exact=no; }
         [ "$packets" -ge "$skbs" ] || { fail "$name: cpu $cpu: $packets packets < $skbs skbs"; exact=no; }
       fi
     else
@@ -460,10 +465,10 @@ phase() {
 }
 
 started=$(cut -d ' ' -f 1 /proc/uptime)
-phase a-tcp "$nic_a" a tcp 10.98.0.2
-phase a-udp "$nic_a" a udp 10.98.0.2
-phase b-tcp "$nic_b" b tcp 10.98.1.2
-phase b-udp "$nic_b" b udp 10.98.1.2
+phase a-tcp "$nic_a" a tcp 198.51.100.2
+phase a-udp "$nic_a" a udp 198.51.100.2
+phase b-tcp "$nic_b" b tcp 203.0.113.2
+phase b-udp "$nic_b" b udp 203.0.113.2
 echo "DONE" >&3
 
 # CPU 1 offline and back: the NICs' series on CPU 1 keep their counts (the
