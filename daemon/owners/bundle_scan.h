@@ -1,0 +1,31 @@
+// Owners of network namespaces from the container runtimes' bundles:
+// containerd's task bundles (<root>/<id>/config.json, for Kubernetes
+// /run/containerd/io.containerd.runtime.v2.task/k8s.io, k3s under
+// /run/k3s/containerd) and CRI-O's (<root>/<id>/userdata/config.json under
+// /run/containers/storage/overlay-containers). No capability is needed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "owners/netns_owner.h"
+
+namespace netif_rx {
+
+struct BundleScan {
+  std::map<std::uint32_t, NetnsOwner> owners;  // by namespace inode
+  std::size_t bundles = 0;                     // config.json files read
+  std::size_t unreadable = 0;                  // unparsable, or their namespace path not found
+  std::size_t dropped = 0;                     // bundles beyond max_bundles
+};
+
+// `named` (inode → nsfs mount name) finds the namespace of a path that can't
+// be reached from here (the runtime's /run/netns/cni-* outside a container's
+// mounts) by its last component.
+BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_bundles,
+                        const std::map<std::uint32_t, std::string>& named);
+
+}  // namespace netif_rx

@@ -1,0 +1,15 @@
+// One scan of the node's sources, as the attribution's configuration names
+// them: nsfs mounts (<proc_root>/1/mountinfo), runtime bundles, processes,
+// kubelet's pod log folders. Reads only files, each bounded in size.
+#pragma once
+
+#include <cstdint>
+
+#include "config/config.h"
+#include "owners/owner_resolution.h"
+
+namespace netif_rx {
+
+NodeScan scan_node(const AttributionConfig& config, std::uint32_t host_inum);
+
+}  // namespace netif_rx
