@@ -13,9 +13,12 @@
 #include "app/notify.h"
 #include "app/privilege_model.h"
 #include "devices/link_watcher.h"
+#include "devices/netns.h"
 #include "metrics/process_metrics.h"
 #include "metrics/snapshot_collector.h"
+#include "owners/node_scan.h"
 #include "pipeline/counting_pipeline.h"
+#include "pipeline/netns_attributor.h"
 #include "pipeline/poller.h"
 #include "probe/bpf_stats.h"
 #include "probe/bpf_stats_control.h"
@@ -121,8 +124,11 @@ void App::start() {
   http_options.telemetry_path = cli_.telemetry_path;
   http_options.ready = [this] { return ready(); };
   http_options.web_config_file = cli_.web_config_file;
-  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all};
-  snapshot_collector_ = std::make_shared<SnapshotCollector>(store_, render);
+  const bool attribution = config_.namespaces == NamespaceMode::all && config_.attribution.enabled;
+  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all,
+                       attribution && config_.attribution.copy_labels};
+  snapshot_collector_ =
+      std::make_shared<SnapshotCollector>(store_, render, attribution ? &owners_ : nullptr);
   reload_metrics_.record(true);
   status(notifier_, "starting the HTTP listeners");
   http_ = std::make_unique<HttpServer>(
@@ -135,6 +141,9 @@ void App::start() {
   // refuses map reads without one (see privilege_model.h).
   start_polling_with_least_privilege(*poller_, model);
   privileges_dropped_ = true;
+  // Started after the drop: its thread holds no capability (see
+  // docs/security.md: what it can't read counts as unreadable).
+  if (attribution) start_attribution();
   if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
   log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
                            {"thread", model.kept ? "netif_rx_poll" : "none"},
@@ -145,10 +154,33 @@ void App::start() {
                                            {"namespaces", to_string(config_.namespaces)}});
 }
 
+void App::start_attribution() {
+  const auto host_netns = current_netns_inum();
+  AttributorOptions options;
+  options.check_interval = std::min(config_.poll_interval, Milliseconds(1000));
+  options.refresh_interval = config_.attribution.refresh_interval;
+  options.max_namespaces = config_.attribution.max_namespaces;
+  attributor_ = std::make_unique<NetnsAttributor>(
+      store_, owners_,
+      [sources = config_.attribution, host = host_netns.value_or(0)] {
+        return scan_node(sources, host);
+      },
+      options);
+  attributor_->start([] { ::prctl(PR_SET_NAME, "netif_rx_owners"); });
+  log::info("namespace attribution started",
+            {{"refresh_interval", config_.attribution.refresh_interval},
+             {"processes", config_.attribution.processes},
+             {"copy_labels", config_.attribution.copy_labels}});
+}
+
 void App::stop() {
   if (http_) {
     http_.reset();
     log::debug("HTTP server stopped");
+  }
+  if (attributor_) {
+    attributor_->stop();
+    attributor_.reset();
   }
   if (poller_) {
     poller_->stop();
@@ -175,8 +207,9 @@ ReloadPlan App::reload(const Config& next) {
   }
   if (poller_) poller_->set_devices(plan.config.devices, plan.config.stale_after);
   if (snapshot_collector_) {
-    snapshot_collector_->set_options(
-        RenderOptions{plan.config.per_cpu, plan.config.namespaces == NamespaceMode::all});
+    snapshot_collector_->set_options(RenderOptions{plan.config.per_cpu,
+                                                   plan.config.namespaces == NamespaceMode::all,
+                                                   snapshot_collector_->options().owner_labels});
   }
   config_ = plan.config;
   poll_interval_ms_ = config_.poll_interval.count();

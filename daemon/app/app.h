@@ -10,6 +10,7 @@
 #include "config/config_reload.h"
 #include "config/reload_metrics.h"
 #include "metrics/self_metrics.h"
+#include "owners/netns_info_table.h"
 #include "pipeline/snapshot_store.h"
 
 namespace netif_rx {
@@ -18,6 +19,7 @@ class Probe;
 class LinkWatcher;
 class BpfStatsControl;
 class Poller;
+class NetnsAttributor;
 class HttpServer;
 class Notifier;
 class SnapshotCollector;
@@ -49,6 +51,9 @@ class App {
   bool ready() const;
 
  private:
+  // Starts the thread that resolves who owns each namespace.
+  void start_attribution();
+
   Config config_;
   CliOptions cli_;
   const Notifier* notifier_;
@@ -60,6 +65,7 @@ class App {
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;
   SnapshotStore store_;
+  NetnsInfoStore owners_;
   // Torn down in this order by stop() (and declared in its reverse): HTTP
   // first, then the poller (the one thread that changes the probe's maps, the
   // entries of gone devices included), then the link watcher (whose view the
@@ -70,6 +76,9 @@ class App {
   // The statistics' descriptor or sampling helper (read by the poller).
   std::unique_ptr<BpfStatsControl> bpf_stats_;
   std::unique_ptr<Poller> poller_;
+  // Who owns each namespace (namespaces: all): reads only the snapshots and
+  // the node's files; stops before the poller.
+  std::unique_ptr<NetnsAttributor> attributor_;
   std::unique_ptr<HttpServer> http_;
 };
 
