@@ -1,6 +1,8 @@
 // The running exporter: probe, poller and HTTP server, in teardown order.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -20,6 +22,7 @@ class LinkWatcher;
 class BpfStatsControl;
 class Poller;
 class NetnsAttributor;
+struct PrivilegeModel;
 class HttpServer;
 class Notifier;
 class SnapshotCollector;
@@ -51,8 +54,12 @@ class App {
   bool ready() const;
 
  private:
-  // Starts the thread that resolves who owns each namespace.
-  void start_attribution();
+  // Starts polling (and the attribution), giving up every capability but
+  // what the polling and attribution threads keep.
+  void start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution);
+  // Starts the thread that resolves who owns each namespace; with
+  // `report_thread`, waits for it and returns its thread id (else 0).
+  pid_t start_attribution(bool report_thread);
 
   Config config_;
   CliOptions cli_;

@@ -5,7 +5,9 @@
 //   of another `ip netns` namespace: kind pod, from the bundle's annotations;
 // - a process in a namespace of its own (`unshare --net`) moved into a
 //   kubelet-shaped cgroup (systemd driver) under a cgroup v2 subtree the test
-//   makes, named by a fake /var/log/pods folder: kind pod, from the process;
+//   makes, named by a fake /var/log/pods folder: kind pod, from the process
+//   (whose ns/net the attribution's thread reads with CAP_SYS_PTRACE, the one
+//   capability it keeps; without it, the namespace is unknown);
 // - two processes of two pods (the second in a cgroupfs-driver path) in one
 //   namespace: kind ambiguous;
 // - the host: kind host.
@@ -24,6 +26,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -139,6 +143,22 @@ std::string containerd_sandbox(const std::string& netns_path) {
          netns_path + R"("}]}})";
 }
 
+// Capabilities of the exporter's threads by name: comm -> CapEff.
+std::map<std::string, std::uint64_t> thread_capabilities(pid_t pid) {
+  std::map<std::string, std::uint64_t> out;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& entry : std::filesystem::directory_iterator(tasks)) {
+    std::ifstream comm_file(entry.path() / "comm");
+    std::string comm;
+    std::getline(comm_file, comm);
+    std::ifstream status(entry.path() / "status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("CapEff:", 0) == 0) out[comm] |= std::stoull(line.substr(7), nullptr, 16);
+    }
+  }
+  return out;
+}
+
 class NetnsOwners : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -148,91 +168,104 @@ class NetnsOwners : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(files_); }
 
+  // The namespaces, the bundle, the processes (as root with every
+  // capability, as a container's root is: reading their ns/net takes
+  // CAP_SYS_PTRACE) and the info series each should get.
+  void build_scene() {
+    ASSERT_FALSE(cgroup_root_.empty()) << "no cgroup2 mount in /proc/self/mountinfo";
+    named_ = network_.add_namespace("n");
+    sandbox_ = network_.add_namespace("s");
+    std::ofstream(files_ + "/k8s.io/4f1e/config.json")
+        << containerd_sandbox("/run/netns/" + sandbox_);
+
+    host_ = netns_of_pid(::getpid());
+    const std::string subtree = "netif_rx_test_" + std::to_string(::getpid());
+    const std::vector<std::string> unshared = {"unshare", "--net", "--", "sleep", "120"};
+    api_ = sleepers_.start(unshared, subtree +
+                                         "/kubepods.slice/kubepods-burstable.slice/"
+                                         "kubepods-burstable-pod66666666_2222_3333_4444_"
+                                         "555555555555.slice/cri-containerd-0123abcd.scope");
+    first_ = sleepers_.start(unshared, subtree + "/kubepods/besteffort/pod" + kWebUid + "/c1");
+    ASSERT_GT(api_, 0);
+    ASSERT_GT(first_, 0);
+    api_netns_ = wait_for_own_netns(api_, host_);
+    shared_netns_ = wait_for_own_netns(first_, host_);
+    ASSERT_NE(api_netns_, 0U);
+    ASSERT_NE(shared_netns_, 0U);
+    const pid_t second = sleepers_.start(
+        {"nsenter", "--net=/proc/" + std::to_string(first_) + "/ns/net", "--", "sleep", "120"},
+        subtree + "/kubepods/pod" + kOtherUid + "/c2");
+    ASSERT_GT(second, 0);
+    for (int i = 0; i < 200 && netns_of_pid(second) != shared_netns_; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_EQ(netns_of_pid(second), shared_netns_);
+
+    host_info_ = {{"kind", "host"}, {"netns", std::to_string(host_)}};
+    named_info_ = {
+        {"kind", "named"}, {"netns", std::to_string(netns_inode(named_))}, {"netns_name", named_}};
+    bundle_info_ = {{"kind", "pod"},
+                    {"namespace", "shop"},
+                    {"pod", "web-0"},
+                    {"pod_uid", kWebUid},
+                    {"netns", std::to_string(netns_inode(sandbox_))},
+                    {"netns_name", sandbox_}};
+    process_info_ = {{"kind", "pod"},
+                     {"namespace", "backend"},
+                     {"pod", "api-0"},
+                     {"pod_uid", kApiUid},
+                     {"netns", std::to_string(api_netns_)}};
+    ambiguous_info_ = {{"kind", "ambiguous"}, {"netns", std::to_string(shared_netns_)}};
+  }
+
+  std::string config() const {
+    return "poll_interval: 200ms\nnamespaces: all\nbpf_stats:\n  mode: off\n"
+           "attribution:\n  bundle_roots: [" +
+           files_ + "/k8s.io]\n  pod_logs_root: " + files_ + "/pods\n";
+  }
+
+  // A packet in every namespace of the scene.
+  void traffic() {
+    ASSERT_EQ(send_udp(named_, 0, "127.0.0.1", 1, 10), 1);
+    ASSERT_EQ(send_udp(sandbox_, 0, "127.0.0.1", 1, 10), 1);
+    ASSERT_EQ(send_udp("", 0, "127.0.0.1", 1, 10), 1);
+    loopback_packet(api_);
+    loopback_packet(first_);
+  }
+
+  static bool has(const Series& series, const Labels& labels) {
+    return series.count(series_key(kInfo, labels)) == 1;
+  }
+
   const std::string prefix_ = "ow" + std::to_string(::getpid() % 100000);
   const std::string files_ = "/tmp/netif_rx_owners." + std::to_string(::getpid());
   TestNetwork network_{prefix_};
+  const std::string cgroup_root_ = cgroup2_mount();
+  Sleepers sleepers_{cgroup_root_};
+  std::string named_, sandbox_;
+  std::uint32_t host_ = 0, api_netns_ = 0, shared_netns_ = 0;
+  pid_t api_ = -1, first_ = -1;
+  Labels host_info_, named_info_, bundle_info_, process_info_, ambiguous_info_;
 };
 
 TEST_F(NetnsOwners, NamesPodsNamedNamespacesAndTheHostThroughHttp) {
-  const std::string cgroup_root = cgroup2_mount();
-  ASSERT_FALSE(cgroup_root.empty()) << "no cgroup2 mount in /proc/self/mountinfo";
-  const std::string subtree = "netif_rx_test_" + std::to_string(::getpid());
-  Sleepers sleepers(cgroup_root);
-
-  const std::string named = network_.add_namespace("n");
-  const std::string sandbox = network_.add_namespace("s");
-  std::ofstream(files_ + "/k8s.io/4f1e/config.json") << containerd_sandbox("/run/netns/" + sandbox);
-
-  const std::uint32_t host = netns_of_pid(::getpid());
-  // Capabilities dropped: a process the exporter may read without CAP_SYS_PTRACE.
-  const std::vector<std::string> sleep = {
-      "setpriv", "--bounding-set=-all", "--inh-caps=-all", "--", "sleep", "120"};
-  std::vector<std::string> unshared = {"unshare", "--net", "--"};
-  unshared.insert(unshared.end(), sleep.begin(), sleep.end());
-  const pid_t api = sleepers.start(
-      unshared, subtree + "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" +
-                    std::string("66666666_2222_3333_4444_555555555555") +
-                    ".slice/cri-containerd-0123abcd.scope");
-  const pid_t first =
-      sleepers.start(unshared, subtree + "/kubepods/besteffort/pod" + kWebUid + "/c1");
-  ASSERT_GT(api, 0);
-  ASSERT_GT(first, 0);
-  const std::uint32_t api_netns = wait_for_own_netns(api, host);
-  const std::uint32_t shared_netns = wait_for_own_netns(first, host);
-  ASSERT_NE(api_netns, 0U);
-  ASSERT_NE(shared_netns, 0U);
-  std::vector<std::string> joined = {"nsenter", "--net=/proc/" + std::to_string(first) + "/ns/net",
-                                     "--"};
-  joined.insert(joined.end(), sleep.begin(), sleep.end());
-  const pid_t second = sleepers.start(joined, subtree + "/kubepods/pod" + kOtherUid + "/c2");
-  ASSERT_GT(second, 0);
-  for (int i = 0; i < 200 && netns_of_pid(second) != shared_netns; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_EQ(netns_of_pid(second), shared_netns);
-
-  ExporterProcess exporter(
-      "poll_interval: 200ms\nnamespaces: all\nbpf_stats:\n  mode: off\n"
-      "attribution:\n  bundle_roots: [" +
-      files_ +
-      "/k8s.io]\n"
-      "  pod_logs_root: " +
-      files_ + "/pods\n");
+  ASSERT_NO_FATAL_FAILURE(build_scene());
+  ExporterProcess exporter(config());
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
+  ASSERT_NO_FATAL_FAILURE(traffic());
 
-  ASSERT_EQ(send_udp(named, 0, "127.0.0.1", 1, 10), 1);
-  ASSERT_EQ(send_udp(sandbox, 0, "127.0.0.1", 1, 10), 1);
-  ASSERT_EQ(send_udp("", 0, "127.0.0.1", 1, 10), 1);
-  loopback_packet(api);
-  loopback_packet(first);
-
-  const std::string named_inode = std::to_string(netns_inode(named));
-  const std::string sandbox_inode = std::to_string(netns_inode(sandbox));
-  const Labels host_info{{"kind", "host"}, {"netns", std::to_string(host)}};
-  const Labels named_info{{"kind", "named"}, {"netns", named_inode}, {"netns_name", named}};
-  const Labels bundle_info{{"kind", "pod"},      {"namespace", "shop"},    {"pod", "web-0"},
-                           {"pod_uid", kWebUid}, {"netns", sandbox_inode}, {"netns_name", sandbox}};
-  const Labels process_info{{"kind", "pod"},
-                            {"namespace", "backend"},
-                            {"pod", "api-0"},
-                            {"pod_uid", kApiUid},
-                            {"netns", std::to_string(api_netns)}};
-  const Labels ambiguous_info{{"kind", "ambiguous"}, {"netns", std::to_string(shared_netns)}};
-  const auto has = [](const Series& s, const Labels& labels) {
-    return s.count(series_key(kInfo, labels)) == 1;
-  };
   const Series series = scrape_until(
       exporter,
       [&](const Series& s) {
-        return has(s, host_info) && has(s, named_info) && has(s, bundle_info) &&
-               has(s, process_info) && has(s, ambiguous_info);
+        return has(s, host_info_) && has(s, named_info_) && has(s, bundle_info_) &&
+               has(s, process_info_) && has(s, ambiguous_info_);
       },
       20000);
-  EXPECT_TRUE(has(series, host_info)) << series_key(kInfo, host_info);
-  EXPECT_TRUE(has(series, named_info)) << series_key(kInfo, named_info);
-  EXPECT_TRUE(has(series, bundle_info)) << series_key(kInfo, bundle_info);
-  EXPECT_TRUE(has(series, process_info)) << series_key(kInfo, process_info);
-  EXPECT_TRUE(has(series, ambiguous_info)) << series_key(kInfo, ambiguous_info);
+  EXPECT_TRUE(has(series, host_info_)) << series_key(kInfo, host_info_);
+  EXPECT_TRUE(has(series, named_info_)) << series_key(kInfo, named_info_);
+  EXPECT_TRUE(has(series, bundle_info_)) << series_key(kInfo, bundle_info_);
+  EXPECT_TRUE(has(series, process_info_)) << series_key(kInfo, process_info_);
+  EXPECT_TRUE(has(series, ambiguous_info_)) << series_key(kInfo, ambiguous_info_);
 
   // The join: every namespace of the data has exactly one info series (so
   // group_left keeps every counter), and the pod's counter joins its pod.
@@ -245,18 +278,61 @@ TEST_F(NetnsOwners, NamesPodsNamedNamespacesAndTheHostThroughHttp) {
     EXPECT_EQ(count_where(series, kInfo, {{"netns", netns}}), 1) << "netns " << netns;
   }
   EXPECT_GE(sum_where(series, "netif_rx_packets_total",
-                      {{"netns", std::to_string(api_netns)}, {"device", "lo"}}),
+                      {{"netns", std::to_string(api_netns_)}, {"device", "lo"}}),
             1);
   EXPECT_EQ(count_where(series, kInfo, {}), static_cast<int>(data_netns.size()));
   EXPECT_GE(sum_where(series, "netif_rx_exporter_netns_attribution_scans_total", {}), 2);
 
+  // Least privilege: CAP_SYS_PTRACE in the attribution's thread alone.
+  EXPECT_EQ(sum_where(series, "netif_rx_exporter_capabilities_retained",
+                      {{"capability", "CAP_SYS_PTRACE"}}),
+            1);
+  for (const auto& [thread, effective] : thread_capabilities(exporter.pid())) {
+    if (thread == "netif_rx_owners") {
+      EXPECT_EQ(effective, 1ULL << 19) << thread;  // CAP_SYS_PTRACE
+    } else if (thread != "netif_rx_poll") {
+      EXPECT_EQ(effective, 0U) << thread;
+    }
+  }
+
   // Printed for the record: the series of a pod, a named namespace, the host.
-  for (const auto& labels : {bundle_info, process_info, named_info, host_info}) {
+  for (const auto& labels : {bundle_info_, process_info_, named_info_, host_info_}) {
     std::cout << series_key(kInfo, labels) << " 1\n";
   }
   std::cout << "scan duration: "
             << sum_where(series, "netif_rx_exporter_netns_attribution_scan_duration_seconds", {})
             << " s\n";
+  EXPECT_EQ(exporter.stop(), 0) << exporter.log();
+}
+
+// Started without CAP_SYS_PTRACE, the exporter degrades: the bundles and
+// the mounts still name their namespaces; the processes it can't read are
+// counted, and their namespace is unknown rather than guessed.
+TEST_F(NetnsOwners, WithoutPtraceProcessesAreCountedUnreadable) {
+  ASSERT_NO_FATAL_FAILURE(build_scene());
+  ExporterProcess exporter(config(), {}, "", {"setpriv", "--bounding-set=-sys_ptrace", "--"});
+  ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
+  ASSERT_NO_FATAL_FAILURE(traffic());
+  const Labels unknown{{"kind", "unknown"}, {"netns", std::to_string(api_netns_)}};
+  const Series series = scrape_until(
+      exporter,
+      [&](const Series& s) {
+        return has(s, host_info_) && has(s, named_info_) && has(s, bundle_info_) && has(s, unknown);
+      },
+      20000);
+  EXPECT_TRUE(has(series, host_info_));
+  EXPECT_TRUE(has(series, named_info_));
+  EXPECT_TRUE(has(series, bundle_info_));
+  EXPECT_TRUE(has(series, unknown)) << series_key(kInfo, unknown);
+  EXPECT_GE(sum_where(series, "netif_rx_exporter_netns_attribution_unreadable_processes", {}), 3);
+  EXPECT_EQ(count_where(series, "netif_rx_exporter_capabilities_retained",
+                        {{"capability", "CAP_SYS_PTRACE"}}),
+            0);
+  for (const auto& [thread, effective] : thread_capabilities(exporter.pid())) {
+    if (thread != "netif_rx_poll") {
+      EXPECT_EQ(effective, 0U) << thread;
+    }
+  }
   EXPECT_EQ(exporter.stop(), 0) << exporter.log();
 }
 
