@@ -1,7 +1,9 @@
 #include "owners/bundle_scan.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <memory>
 
@@ -11,9 +13,17 @@
 namespace netif_rx {
 namespace {
 
+// The namespace a path names: the path itself when it is a namespace (nsfs:
+// a bind mount, /proc/<pid>/ns/net). A path that is not one (the empty file
+// under a mount point this mount namespace does not see: a host path mounted
+// without propagation) is looked up by name among the nsfs mounts.
 std::uint32_t inode_of(const std::string& path, const std::map<std::uint32_t, std::string>& named) {
+  struct statfs fs {};
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) return static_cast<std::uint32_t>(st.st_ino);
+  if (::statfs(path.c_str(), &fs) == 0 && fs.f_type == NSFS_MAGIC &&
+      ::stat(path.c_str(), &st) == 0) {
+    return static_cast<std::uint32_t>(st.st_ino);
+  }
   const auto slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   for (const auto& [inode, mount_name] : named) {

@@ -22,9 +22,10 @@ struct BundleScan {
   std::size_t dropped = 0;                     // bundles beyond max_bundles
 };
 
-// `named` (inode → nsfs mount name) finds the namespace of a path that can't
-// be reached from here (the runtime's /run/netns/cni-* outside a container's
-// mounts) by its last component.
+// A bundle's namespace path is used when it is a namespace (nsfs); else
+// `named` (inode → nsfs mount name) finds it by its last component (the
+// runtime's /run/netns/cni-* outside a container's mounts, or mounted there
+// after the container started without mount propagation).
 BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_bundles,
                         const std::map<std::uint32_t, std::string>& named);
 

@@ -3,7 +3,6 @@
 // runtime bundles and kubelet's pod log folders. Removed with the object.
 #pragma once
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -43,13 +42,6 @@ class FakeTree {
     std::filesystem::create_directories(dir / "ns");
     std::filesystem::create_symlink("net:[" + std::to_string(inode) + "]", dir / "ns" / "net");
     write("proc/" + std::to_string(pid) + "/cgroup", cgroup);
-  }
-
-  // The inode number of a file of the tree (a bundle's "namespace path").
-  std::uint32_t inode(const std::string& relative) const {
-    struct stat st {};
-    if (::stat(path(relative).c_str(), &st) != 0) return 0;
-    return static_cast<std::uint32_t>(st.st_ino);
   }
 
  private:
