@@ -339,6 +339,59 @@ TEST_F(NetnsOwners, WithoutPtraceProcessesAreCountedUnreadable) {
   EXPECT_EQ(exporter.stop(), 0) << exporter.log();
 }
 
+// copy_labels: the data families carry the owner's namespace and pod too.
+TEST_F(NetnsOwners, CopiesOwnerLabelsOntoTheDataWhenAskedTo) {
+  ASSERT_NO_FATAL_FAILURE(build_scene());
+  ExporterProcess exporter(config() + "  copy_labels: true\n");
+  ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
+  ASSERT_NO_FATAL_FAILURE(traffic());
+  const Labels pod_lo{{"device", "lo"},
+                      {"namespace", "backend"},
+                      {"pod", "api-0"},
+                      {"netns", std::to_string(api_netns_)}};
+  const Series series = scrape_until(
+      exporter,
+      [&](const Series& s) { return sum_where(s, "netif_rx_packets_total", pod_lo) >= 1; }, 20000);
+  EXPECT_GE(sum_where(series, "netif_rx_packets_total", pod_lo), 1);
+  EXPECT_GE(count_where(series, "netif_rx_skbs_total", pod_lo), 1);
+  // The host's series get no owner labels.
+  EXPECT_EQ(count_where(series, "netif_rx_packets_total",
+                        {{"netns", std::to_string(host_)}, {"pod", "api-0"}}),
+            0);
+  EXPECT_EQ(exporter.stop(), 0) << exporter.log();
+}
+
+// A namespace that goes away: its info series goes with its counters (a
+// device of another namespace idle for stale_after is forgotten).
+TEST_F(NetnsOwners, TheInfoOfANamespaceThatWentAwayGoesWithItsSeries) {
+  ASSERT_NO_FATAL_FAILURE(build_scene());
+  ExporterProcess exporter(config() + "stale_after: 1s\n");
+  ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
+  ASSERT_NO_FATAL_FAILURE(traffic());
+  // Traffic until resolved: an idle device is forgotten after 1s, before the
+  // next scan may run (at most one every 2s).
+  const Series before = scrape_until(
+      exporter,
+      [&](const Series& s) {
+        send_udp(named_, 0, "127.0.0.1", 1, 10);
+        return has(s, named_info_);
+      },
+      20000);
+  ASSERT_TRUE(has(before, named_info_));
+  const std::string inode = named_info_.at("netns");
+  ASSERT_TRUE(run_or_fail({"ip", "netns", "del", named_}));  // (TestNetwork tries again)
+  const Series after = scrape_until(
+      exporter,
+      [&](const Series& s) {
+        return count_where(s, kInfo, {{"netns", inode}}) == 0;
+      },
+      20000);
+  EXPECT_EQ(count_where(after, kInfo, {{"netns", inode}}), 0);
+  EXPECT_EQ(count_where(after, "netif_rx_packets_total", {{"netns", inode}}), 0);
+  EXPECT_TRUE(has(after, host_info_));
+  EXPECT_EQ(exporter.stop(), 0) << exporter.log();
+}
+
 // The scan's cost over real processes: 1,000 sleeping processes in 10
 // namespaces of their own, each in its pod's kubelet-shaped cgroup, beside
 // the machine's own. Printed, not asserted on time (the sanitizer build is
