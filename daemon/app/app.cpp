@@ -174,9 +174,8 @@ pid_t App::start_attribution(bool report_thread) {
   options.max_namespaces = config_.attribution.max_namespaces;
   attributor_ = std::make_unique<NetnsAttributor>(
       store_, owners_,
-      [sources = config_.attribution, host = host_netns.value_or(0)] {
-        return scan_node(sources, host);
-      },
+      [sources = config_.attribution, host = host_netns.value_or(0),
+       cache = std::make_shared<BundleCache>()] { return scan_node(sources, host, *cache); },
       options);
   auto started = std::make_shared<std::promise<pid_t>>();
   std::future<pid_t> thread = started->get_future();

@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "owners/oci_bundle.h"
-#include "util/read_file.h"
 
 namespace netif_rx {
 namespace {
@@ -51,7 +50,7 @@ void merge(std::map<std::uint32_t, NetnsOwner>& owners, std::uint32_t inode, Net
 }  // namespace
 
 BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_bundles,
-                        const std::map<std::uint32_t, std::string>& named) {
+                        const std::map<std::uint32_t, std::string>& named, BundleCache& cache) {
   BundleScan out;
   for (const std::string& root : roots) {
     std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(root.c_str()), ::closedir);
@@ -63,10 +62,10 @@ BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_b
         ++out.dropped;
         continue;
       }
-      auto text = read_file(root + "/" + id + "/config.json", kMaxBundleConfigBytes);
-      if (!text) text = read_file(root + "/" + id + "/userdata/config.json", kMaxBundleConfigBytes);
-      if (!text) continue;  // not a bundle (yet): containerd writes it after the folder
-      const auto bundle = parse_bundle_config(*text);
+      bool readable = false;
+      auto bundle = cache.get(root + "/" + id + "/config.json", readable);
+      if (!readable) bundle = cache.get(root + "/" + id + "/userdata/config.json", readable);
+      if (!readable) continue;  // not a bundle (yet): containerd writes it after the folder
       if (!bundle) {
         ++out.unreadable;
         continue;
@@ -84,6 +83,7 @@ BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_b
       merge(out.owners, inode, owner_of_bundle(*bundle, id));
     }
   }
+  cache.sweep();
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "owners/bundle_cache.h"
 #include "owners/netns_owner.h"
 
 namespace netif_rx {
@@ -26,7 +27,8 @@ struct BundleScan {
 // `named` (inode → nsfs mount name) finds it by its last component (the
 // runtime's /run/netns/cni-* outside a container's mounts, or mounted there
 // after the container started without mount propagation).
+// `cache` keeps the parsed files between scans (swept at the end of each).
 BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_bundles,
-                        const std::map<std::uint32_t, std::string>& named);
+                        const std::map<std::uint32_t, std::string>& named, BundleCache& cache);
 
 }  // namespace netif_rx

@@ -11,13 +11,13 @@ constexpr std::size_t kMaxBundles = 16384;
 
 }  // namespace
 
-NodeScan scan_node(const AttributionConfig& config, std::uint32_t host_inum) {
+NodeScan scan_node(const AttributionConfig& config, std::uint32_t host_inum, BundleCache& bundles) {
   NodeScan scan;
   scan.host_inum = host_inum;
   if (const auto mountinfo = read_file(config.proc_root + "/1/mountinfo", kMaxMountinfoBytes)) {
     scan.named = parse_nsfs_mounts(*mountinfo);
   }
-  scan.bundles = scan_bundles(config.bundle_roots, kMaxBundles, scan.named);
+  scan.bundles = scan_bundles(config.bundle_roots, kMaxBundles, scan.named, bundles);
   if (config.processes) {
     scan.processes = scan_processes(config.proc_root, host_inum, config.max_processes);
   }

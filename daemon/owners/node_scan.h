@@ -6,10 +6,12 @@
 #include <cstdint>
 
 #include "config/config.h"
+#include "owners/bundle_cache.h"
 #include "owners/owner_resolution.h"
 
 namespace netif_rx {
 
-NodeScan scan_node(const AttributionConfig& config, std::uint32_t host_inum);
+// `bundles`: the parsed bundles, kept from one scan to the next.
+NodeScan scan_node(const AttributionConfig& config, std::uint32_t host_inum, BundleCache& bundles);
 
 }  // namespace netif_rx
