@@ -1,78 +1,39 @@
 #include "owners/oci_bundle.h"
 
-#include <nlohmann/json.hpp>
-#include <vector>
+#include "owners/json_path_reader.h"
 
 namespace netif_rx {
 namespace {
 
-using json = nlohmann::json;
-
-// A SAX reader that follows the path of keys and keeps what BundleConfig
-// holds; everything else is skipped without being stored.
-class BundleReader final : public nlohmann::json_sax<json> {
+// Keeps what BundleConfig holds: the annotations (root's "annotations"
+// object) and the network entry of linux.namespaces.
+class BundleReader final : public JsonPathReader {
  public:
   BundleConfig config;
 
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool string(string_t& value) override {
-    if (in_annotations()) annotation(frames_[1].key, value);
-    if (in_namespace_entry()) {
-      if (frames_[3].key == "type") entry_type_ = value;
-      if (frames_[3].key == "path") entry_path_ = value;
-    }
-    return true;
-  }
-  bool start_object(std::size_t) override { return push(true); }
-  bool key(string_t& name) override {
-    frames_.back().key = name;
-    return true;
-  }
-  bool end_object() override {
-    if (in_namespace_entry()) {
-      if (entry_type_ == "network") {
-        config.own_network = true;
-        config.netns_path = entry_path_;
-      }
-      entry_type_.clear();
-      entry_path_.clear();
-    }
-    frames_.pop_back();
-    return true;
-  }
-  bool start_array(std::size_t) override { return push(false); }
-  bool end_array() override {
-    frames_.pop_back();
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;
-  }
-
  private:
-  struct Frame {
-    bool object;
-    std::string key;
-  };
-
-  bool push(bool object) {
-    if (frames_.empty() && !object) return false;  // the root is an object
-    if (frames_.size() >= kMaxBundleDepth) return false;
-    frames_.push_back({object, {}});
-    return true;
+  void on_string(const Path& path, const std::string& value) override {
+    if (path.size() == 2 && path[0].object && path[0].key == "annotations" && path[1].object) {
+      annotation(path[1].key, value);
+    }
+    if (in_namespace_entry(path)) {
+      if (path[3].key == "type") entry_type_ = value;
+      if (path[3].key == "path") entry_path_ = value;
+    }
   }
-  bool in_annotations() const {
-    return frames_.size() == 2 && frames_[0].key == "annotations" && frames_[1].object;
+  void on_object_end(const Path& path) override {
+    if (!in_namespace_entry(path)) return;
+    if (entry_type_ == "network") {
+      config.own_network = true;
+      config.netns_path = entry_path_;
+    }
+    entry_type_.clear();
+    entry_path_.clear();
   }
   // linux.namespaces[i].<key>
-  bool in_namespace_entry() const {
-    return frames_.size() == 4 && frames_[0].key == "linux" && frames_[1].object &&
-           frames_[1].key == "namespaces" && !frames_[2].object && frames_[3].object;
+  static bool in_namespace_entry(const Path& path) {
+    return path.size() == 4 && path[0].object && path[0].key == "linux" && path[1].object &&
+           path[1].key == "namespaces" && !path[2].object && path[3].object;
   }
   void annotation(const std::string& name, const std::string& value) {
     // containerd (CRI plugin)
@@ -89,7 +50,6 @@ class BundleReader final : public nlohmann::json_sax<json> {
     if (name == "io.kubernetes.container.name") config.container_name = value;
   }
 
-  std::vector<Frame> frames_;
   std::string entry_type_;
   std::string entry_path_;
 };
@@ -99,10 +59,7 @@ class BundleReader final : public nlohmann::json_sax<json> {
 std::optional<BundleConfig> parse_bundle_config(std::string_view json_text) {
   if (json_text.size() > kMaxBundleConfigBytes) return std::nullopt;
   BundleReader reader;
-  if (!json::sax_parse(json_text.begin(), json_text.end(), &reader,
-                       nlohmann::detail::input_format_t::json, true)) {
-    return std::nullopt;
-  }
+  if (!reader.parse(json_text)) return std::nullopt;
   return std::move(reader.config);
 }
 

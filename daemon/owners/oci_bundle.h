@@ -10,11 +10,12 @@
 #include <string>
 #include <string_view>
 
+#include "owners/json_path_reader.h"
 #include "owners/netns_owner.h"
 
 namespace netif_rx {
 
-inline constexpr std::size_t kMaxBundleDepth = 64;
+inline constexpr std::size_t kMaxBundleDepth = kMaxJsonDepth;
 inline constexpr std::size_t kMaxBundleConfigBytes = 4 << 20;
 
 struct BundleConfig {
