@@ -45,11 +45,12 @@ struct AttributionConfig {
   // inode, or an inode with a new salt) is resolved at once, at most every
   // kAttributionMinInterval.
   Milliseconds refresh_interval{60000};
-  // Runtime bundle folders: containerd's (<root>/<id>/config.json) and CRI-O's
-  // (<root>/<id>/userdata/config.json).
+  // Runtime bundle folders: containerd's (<root>/<id>/config.json), CRI-O's
+  // (<root>/<id>/userdata/config.json) and docker's (<root>/<id>/config.v2.json).
   std::vector<std::string> bundle_roots{"/run/containerd/io.containerd.runtime.v2.task/k8s.io",
                                         "/run/k3s/containerd/io.containerd.runtime.v2.task/k8s.io",
-                                        "/run/containers/storage/overlay-containers"};
+                                        "/run/containers/storage/overlay-containers",
+                                        "/var/lib/docker/containers"};
   std::string proc_root = "/proc";  // processes, and <proc_root>/1/mountinfo
   std::string pod_logs_root = "/var/log/pods";
   bool processes = true;  // scan <proc_root>/<pid>/{ns/net,cgroup}

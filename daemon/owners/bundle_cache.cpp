@@ -4,7 +4,8 @@
 
 namespace netif_rx {
 
-std::optional<BundleConfig> BundleCache::get(const std::string& path, bool& readable) {
+std::optional<BundleConfig> BundleCache::get(const std::string& path, bool& readable,
+                                             Parser parse) {
   struct stat st {};
   readable = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   if (!readable) return std::nullopt;
@@ -19,7 +20,7 @@ std::optional<BundleConfig> BundleCache::get(const std::string& path, bool& read
   readable = text.has_value();
   if (!readable) return std::nullopt;
   ++parses_;
-  Entry entry{st.st_ino, st.st_size, st.st_mtim, parse_bundle_config(*text), true};
+  Entry entry{st.st_ino, st.st_size, st.st_mtim, parse(*text), true};
   auto config = entry.config;
   entries_[path] = std::move(entry);
   return config;

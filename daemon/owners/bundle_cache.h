@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "owners/oci_bundle.h"
 
@@ -17,9 +18,13 @@ namespace netif_rx {
 
 class BundleCache {
  public:
-  // The bundle at `path` (read and parsed when new or changed); nullopt when
-  // it can't be read (`readable` false) or parsed (`readable` true).
-  std::optional<BundleConfig> get(const std::string& path, bool& readable);
+  using Parser = std::optional<BundleConfig> (*)(std::string_view);
+
+  // The bundle at `path` (read and parsed by `parse` when new or changed);
+  // nullopt when it can't be read (`readable` false) or parsed (`readable`
+  // true).
+  std::optional<BundleConfig> get(const std::string& path, bool& readable,
+                                  Parser parse = parse_bundle_config);
   // Forgets the bundles not asked for since the last call.
   void sweep();
   std::size_t size() const { return entries_.size(); }

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "owners/docker_container.h"
 #include "owners/oci_bundle.h"
 
 namespace netif_rx {
@@ -65,6 +66,9 @@ BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_b
       bool readable = false;
       auto bundle = cache.get(root + "/" + id + "/config.json", readable);
       if (!readable) bundle = cache.get(root + "/" + id + "/userdata/config.json", readable);
+      if (!readable) {
+        bundle = cache.get(root + "/" + id + "/config.v2.json", readable, parse_docker_config);
+      }
       if (!readable) continue;  // not a bundle (yet): containerd writes it after the folder
       if (!bundle) {
         ++out.unreadable;

@@ -1,8 +1,10 @@
 // Owners of network namespaces from the container runtimes' bundles:
 // containerd's task bundles (<root>/<id>/config.json, for Kubernetes
 // /run/containerd/io.containerd.runtime.v2.task/k8s.io, k3s under
-// /run/k3s/containerd) and CRI-O's (<root>/<id>/userdata/config.json under
-// /run/containers/storage/overlay-containers). No capability is needed.
+// /run/k3s/containerd), CRI-O's (<root>/<id>/userdata/config.json under
+// /run/containers/storage/overlay-containers) and docker's containers
+// (<root>/<id>/config.v2.json under /var/lib/docker/containers). No
+// capability is needed.
 #pragma once
 
 #include <cstddef>
