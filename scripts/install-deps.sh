@@ -9,7 +9,7 @@ build_packages=(
   build-essential cmake pkg-config clang llvm ccache
   libbpf-dev bpftool libelf-dev zlib1g-dev
   prometheus-cpp-dev libcivetweb-dev libyaml-cpp-dev libsystemd-dev libspdlog-dev libfmt-dev
-  libcap-dev libcrypt-dev libssl-dev
+  libcap-dev libcrypt-dev libssl-dev nlohmann-json3-dev
 )
 
 packages=(
@@ -21,7 +21,7 @@ packages=(
   libbpf-dev bpftool libelf-dev zlib1g-dev
   # daemon libraries
   prometheus-cpp-dev libcivetweb-dev libyaml-cpp-dev libsystemd-dev libspdlog-dev libfmt-dev
-  libcap-dev libcrypt-dev libssl-dev
+  libcap-dev libcrypt-dev libssl-dev nlohmann-json3-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   iproute2 procps curl prometheus bpftrace util-linux ethtool

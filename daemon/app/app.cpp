@@ -1,5 +1,6 @@
 #include "app/app.h"
 
+#include <linux/capability.h>
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -13,9 +14,12 @@
 #include "app/notify.h"
 #include "app/privilege_model.h"
 #include "devices/link_watcher.h"
+#include "devices/netns.h"
 #include "metrics/process_metrics.h"
 #include "metrics/snapshot_collector.h"
+#include "owners/node_scan.h"
 #include "pipeline/counting_pipeline.h"
+#include "pipeline/netns_attributor.h"
 #include "pipeline/poller.h"
 #include "probe/bpf_stats.h"
 #include "probe/bpf_stats_control.h"
@@ -34,9 +38,10 @@ void status(const Notifier* notifier, std::string_view text) {
 }
 
 // Starts the polling thread, then gives up every capability in every thread
-// but the polling thread's `model.kept`. The polling thread names itself
-// and reports its id first.
-void start_polling_with_least_privilege(Poller& poller, const PrivilegeModel& model) {
+// but the polling thread's `model.kept` and the threads of `also_kept`. The
+// polling thread names itself and reports its id first.
+void start_polling_with_least_privilege(Poller& poller, const PrivilegeModel& model,
+                                        std::vector<KeptCapabilities> also_kept) {
   auto started = std::make_shared<std::promise<pid_t>>();
   std::future<pid_t> poll_thread = started->get_future();
   poller.set_on_thread_start([started] {
@@ -48,14 +53,13 @@ void start_polling_with_least_privilege(Poller& poller, const PrivilegeModel& mo
     }
   });
   poller.start();
-  std::optional<KeptCapabilities> kept;
   if (model.kept) {
     if (poll_thread.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
       throw std::runtime_error("the polling thread did not start within 5s");
     }
-    kept = KeptCapabilities{poll_thread.get(), 1ULL << *model.kept};
+    also_kept.push_back(KeptCapabilities{poll_thread.get(), 1ULL << *model.kept});
   }
-  drop_all_capabilities(kept);
+  drop_all_capabilities(also_kept);
 }
 
 }  // namespace
@@ -121,8 +125,11 @@ void App::start() {
   http_options.telemetry_path = cli_.telemetry_path;
   http_options.ready = [this] { return ready(); };
   http_options.web_config_file = cli_.web_config_file;
-  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all};
-  snapshot_collector_ = std::make_shared<SnapshotCollector>(store_, render);
+  const bool attribution = config_.namespaces == NamespaceMode::all && config_.attribution.enabled;
+  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all,
+                       attribution && config_.attribution.copy_labels};
+  snapshot_collector_ =
+      std::make_shared<SnapshotCollector>(store_, render, attribution ? &owners_ : nullptr);
   reload_metrics_.record(true);
   status(notifier_, "starting the HTTP listeners");
   http_ = std::make_unique<HttpServer>(
@@ -130,25 +137,73 @@ void App::start() {
                                    self_metrics_.registry(), reload_metrics_.registry(),
                                    snapshot_collector_, std::make_shared<ProcessCollector>()});
   // Everything privileged is done: the probe is attached, statistics are
-  // held or delegated to the helper, the listeners are bound. From here no
-  // thread holds a capability, but the polling thread where the kernel
-  // refuses map reads without one (see privilege_model.h).
-  start_polling_with_least_privilege(*poller_, model);
-  privileges_dropped_ = true;
-  if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
-  log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
-                           {"thread", model.kept ? "netif_rx_poll" : "none"},
-                           {"why", model.reason}});
+  // held or delegated to the helper, the listeners are bound.
+  start_threads_with_least_privilege(model, attribution);
   log::debug("capabilities of the main thread", {{"capabilities", describe_capabilities()}});
   log::info("netif_rx_exporter is ready", {{"poll_interval", config_.poll_interval},
                                            {"per_cpu", config_.per_cpu},
                                            {"namespaces", to_string(config_.namespaces)}});
 }
 
+void App::start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution) {
+  // From here no thread holds a capability, but the polling thread where the
+  // kernel refuses map reads without one (see privilege_model.h) and the
+  // attribution's thread, which keeps CAP_SYS_PTRACE, alone, when the process
+  // has it and scans processes (other users' /proc/<pid>/ns/net need it): it
+  // is started before the drop for that. Else it starts after the drop and
+  // holds nothing (what it can't read counts as unreadable).
+  const bool keep_ptrace =
+      attribution && config_.attribution.processes && has_permitted(CAP_SYS_PTRACE);
+  std::vector<KeptCapabilities> also_kept;
+  if (keep_ptrace) also_kept.push_back({start_attribution(true), 1ULL << CAP_SYS_PTRACE});
+  start_polling_with_least_privilege(*poller_, model, also_kept);
+  privileges_dropped_ = true;
+  if (attribution && !keep_ptrace) start_attribution(false);
+  if (keep_ptrace) self_metrics_.set_capability_retained("CAP_SYS_PTRACE");
+  if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
+  log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
+                           {"thread", model.kept ? "netif_rx_poll" : "none"},
+                           {"why", model.reason}});
+}
+
+pid_t App::start_attribution(bool report_thread) {
+  const auto host_netns = current_netns_inum();
+  AttributorOptions options;
+  options.check_interval = std::min(config_.poll_interval, Milliseconds(1000));
+  options.refresh_interval = config_.attribution.refresh_interval;
+  options.max_namespaces = config_.attribution.max_namespaces;
+  attributor_ = std::make_unique<NetnsAttributor>(
+      store_, owners_,
+      [sources = config_.attribution, host = host_netns.value_or(0),
+       cache = std::make_shared<BundleCache>()] { return scan_node(sources, host, *cache); },
+      options);
+  auto started = std::make_shared<std::promise<pid_t>>();
+  std::future<pid_t> thread = started->get_future();
+  attributor_->start([started] {
+    ::prctl(PR_SET_NAME, "netif_rx_owners");
+    started->set_value(static_cast<pid_t>(::syscall(SYS_gettid)));
+  });
+  log::info("namespace attribution started",
+            {{"refresh_interval", config_.attribution.refresh_interval},
+             {"processes", config_.attribution.processes},
+             {"copy_labels", config_.attribution.copy_labels},
+             {"kept", report_thread ? "CAP_SYS_PTRACE" : "none"},
+             {"thread", "netif_rx_owners"}});
+  if (!report_thread) return 0;
+  if (thread.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+    throw std::runtime_error("the attribution thread did not start within 5s");
+  }
+  return thread.get();
+}
+
 void App::stop() {
   if (http_) {
     http_.reset();
     log::debug("HTTP server stopped");
+  }
+  if (attributor_) {
+    attributor_->stop();
+    attributor_.reset();
   }
   if (poller_) {
     poller_->stop();
@@ -175,8 +230,9 @@ ReloadPlan App::reload(const Config& next) {
   }
   if (poller_) poller_->set_devices(plan.config.devices, plan.config.stale_after);
   if (snapshot_collector_) {
-    snapshot_collector_->set_options(
-        RenderOptions{plan.config.per_cpu, plan.config.namespaces == NamespaceMode::all});
+    snapshot_collector_->set_options(RenderOptions{plan.config.per_cpu,
+                                                   plan.config.namespaces == NamespaceMode::all,
+                                                   snapshot_collector_->options().owner_labels});
   }
   config_ = plan.config;
   poll_interval_ms_ = config_.poll_interval.count();

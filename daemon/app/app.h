@@ -1,6 +1,8 @@
 // The running exporter: probe, poller and HTTP server, in teardown order.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "config/config_reload.h"
 #include "config/reload_metrics.h"
 #include "metrics/self_metrics.h"
+#include "owners/netns_info_table.h"
 #include "pipeline/snapshot_store.h"
 
 namespace netif_rx {
@@ -18,6 +21,8 @@ class Probe;
 class LinkWatcher;
 class BpfStatsControl;
 class Poller;
+class NetnsAttributor;
+struct PrivilegeModel;
 class HttpServer;
 class Notifier;
 class SnapshotCollector;
@@ -49,6 +54,13 @@ class App {
   bool ready() const;
 
  private:
+  // Starts polling (and the attribution), giving up every capability but
+  // what the polling and attribution threads keep.
+  void start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution);
+  // Starts the thread that resolves who owns each namespace; with
+  // `report_thread`, waits for it and returns its thread id (else 0).
+  pid_t start_attribution(bool report_thread);
+
   Config config_;
   CliOptions cli_;
   const Notifier* notifier_;
@@ -60,6 +72,7 @@ class App {
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;
   SnapshotStore store_;
+  NetnsInfoStore owners_;
   // Torn down in this order by stop() (and declared in its reverse): HTTP
   // first, then the poller (the one thread that changes the probe's maps, the
   // entries of gone devices included), then the link watcher (whose view the
@@ -70,6 +83,9 @@ class App {
   // The statistics' descriptor or sampling helper (read by the poller).
   std::unique_ptr<BpfStatsControl> bpf_stats_;
   std::unique_ptr<Poller> poller_;
+  // Who owns each namespace (namespaces: all): reads only the snapshots and
+  // the node's files; stops before the poller.
+  std::unique_ptr<NetnsAttributor> attributor_;
   std::unique_ptr<HttpServer> http_;
 };
 

@@ -106,6 +106,23 @@ class Reader {
     return out;
   }
 
+  // A list of absolute paths.
+  std::vector<std::string> path_list(const YAML::Node& node, std::string_view key) const {
+    if (node.IsNull()) return {};
+    if (!node.IsSequence()) fail_at(source_, node.Mark(), key, "expected a list of paths");
+    std::vector<std::string> out;
+    for (const auto& item : node) out.push_back(path(item, key));
+    return out;
+  }
+
+  std::string path(const YAML::Node& node, std::string_view key) const {
+    std::string text = scalar(node, key, "an absolute path");
+    if (text.empty() || text[0] != '/' || text.find('\0') != std::string::npos) {
+      fail_at(source_, node.Mark(), key, "'" + text + "' is not an absolute path");
+    }
+    return text;
+  }
+
   [[noreturn]] void unknown_key(const YAML::Node& key_node, const std::string& key,
                                 const std::set<std::string>& known) const {
     std::string list;
@@ -154,6 +171,40 @@ void for_each_entry(const std::string& source, const YAML::Node& map, const YAML
   }
 }
 
+void parse_attribution(const std::string& source, const YAML::Node& value,
+                       const YAML::Mark& key_mark, AttributionConfig& out) {
+  const std::set<std::string> known{"enabled",        "refresh_interval", "bundle_roots",
+                                    "proc_root",      "pod_logs_root",    "processes",
+                                    "max_namespaces", "max_processes",    "copy_labels"};
+  for_each_entry(
+      source, value, key_mark, "attribution.", known,
+      [&](const Reader& reader, const std::string& name, const std::string& key,
+          const YAML::Node& node, const YAML::Mark&) {
+        if (name == "enabled") {
+          out.enabled = reader.boolean(node, key);
+        } else if (name == "refresh_interval") {
+          out.refresh_interval =
+              reader.duration(node, key, kAttributionMinInterval, kMaxAttributionRefresh);
+        } else if (name == "bundle_roots") {
+          out.bundle_roots = reader.path_list(node, key);
+        } else if (name == "proc_root") {
+          out.proc_root = reader.path(node, key);
+        } else if (name == "pod_logs_root") {
+          out.pod_logs_root = reader.path(node, key);
+        } else if (name == "processes") {
+          out.processes = reader.boolean(node, key);
+        } else if (name == "max_namespaces") {
+          out.max_namespaces =
+              static_cast<std::uint32_t>(reader.integer(node, key, 1, kMaxAttributionLimit));
+        } else if (name == "max_processes") {
+          out.max_processes =
+              static_cast<std::uint32_t>(reader.integer(node, key, 1, kMaxAttributionLimit));
+        } else {
+          out.copy_labels = reader.boolean(node, key);
+        }
+      });
+}
+
 }  // namespace
 
 Config parse_config(std::string_view yaml_text, const std::string& source) {
@@ -163,8 +214,9 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
   if (root.IsNull()) return config;  // an empty file means the defaults
   if (!root.IsMap()) fail_at(source, root.Mark(), "", "expected a mapping of keys to values");
 
-  const std::set<std::string> known{"poll_interval", "namespaces",  "per_cpu", "max_devices",
-                                    "attach",        "stale_after", "devices", "bpf_stats"};
+  const std::set<std::string> known{"poll_interval", "namespaces", "per_cpu",
+                                    "max_devices",   "attach",     "stale_after",
+                                    "devices",       "bpf_stats",  "attribution"};
   for_each_entry(
       source, root, root.Mark(), "", known,
       [&](const Reader& reader, const std::string& name, const std::string& key,
@@ -211,6 +263,8 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
                         ") must be shorter than period (" +
                         format_duration(config.bpf_stats.period) + ")");
           }
+        } else if (name == "attribution") {
+          parse_attribution(source, value, key_mark, config.attribution);
         }
       });
   return config;

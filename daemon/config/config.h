@@ -37,6 +37,31 @@ struct BpfStatsConfig {
   Milliseconds period{60000};
 };
 
+// Who owns each network namespace (netif_rx_netns_info), from the node's own
+// files; namespaces: all only.
+struct AttributionConfig {
+  bool enabled = true;
+  // A full rescan this often; a namespace seen for the first time (a new
+  // inode, or an inode with a new salt) is resolved at once, at most every
+  // kAttributionMinInterval.
+  Milliseconds refresh_interval{60000};
+  // Runtime bundle folders: containerd's (<root>/<id>/config.json), CRI-O's
+  // (<root>/<id>/userdata/config.json) and docker's (<root>/<id>/config.v2.json).
+  std::vector<std::string> bundle_roots{"/run/containerd/io.containerd.runtime.v2.task/k8s.io",
+                                        "/run/k3s/containerd/io.containerd.runtime.v2.task/k8s.io",
+                                        "/run/containers/storage/overlay-containers",
+                                        "/var/lib/docker/containers"};
+  std::string proc_root = "/proc";  // processes, and <proc_root>/1/mountinfo
+  std::string pod_logs_root = "/var/log/pods";
+  bool processes = true;  // scan <proc_root>/<pid>/{ns/net,cgroup}
+  std::uint32_t max_namespaces = 4096;
+  std::uint32_t max_processes = 65536;
+  // Copies the owner's namespace and pod labels onto the data families.
+  bool copy_labels = false;
+
+  bool operator==(const AttributionConfig&) const = default;
+};
+
 struct Config {
   // How often the probe's maps are read; scrapes serve the latest read.
   Milliseconds poll_interval{1000};
@@ -53,6 +78,7 @@ struct Config {
   Milliseconds stale_after{600000};
   DeviceFilterConfig devices;
   BpfStatsConfig bpf_stats;
+  AttributionConfig attribution;
 };
 
 inline constexpr std::uint32_t kMaxDevicesLimit = 1U << 20;
@@ -62,6 +88,9 @@ inline constexpr Milliseconds kMinStaleAfter{1000};
 inline constexpr Milliseconds kMaxStaleAfter{7LL * 24 * 3600 * 1000};
 inline constexpr Milliseconds kMinStatsWindow{100};
 inline constexpr Milliseconds kMaxStatsPeriod{24LL * 3600 * 1000};
+inline constexpr Milliseconds kAttributionMinInterval{2000};
+inline constexpr Milliseconds kMaxAttributionRefresh{3600 * 1000};
+inline constexpr std::uint32_t kMaxAttributionLimit = 1U << 20;
 
 // Parses YAML text; `source` names it in error messages. Throws ConfigError.
 Config parse_config(std::string_view yaml_text, const std::string& source);

@@ -33,6 +33,11 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
                                  stats(running.bpf_stats));
     plan.config.bpf_stats = running.bpf_stats;
   }
+  // The attribution's thread and its sources are set up at startup.
+  if (!(plan.config.attribution == running.attribution)) {
+    plan.needs_restart.push_back("attribution: changes need a restart; keeping the running ones");
+    plan.config.attribution = running.attribution;
+  }
   return plan;
 }
 

@@ -15,15 +15,19 @@ MetricFamily counter_family(std::string name, std::string help) {
   return metric_family(std::move(name), std::move(help), MetricType::Counter);
 }
 
-// Labels in a fixed order: cpu, device, netns (alphabetical, as Prometheus
-// client libraries write them).
+// Labels in a fixed order: cpu, device, namespace, netns, pod (alphabetical,
+// as Prometheus client libraries write them); `owner` only with owner_labels,
+// its empty values left out.
 std::vector<ClientMetric::Label> labels(const std::string* cpu, const std::string* device,
-                                        const std::string* netns) {
+                                        const std::string* netns,
+                                        const NetnsOwner* owner = nullptr) {
   std::vector<ClientMetric::Label> out;
-  out.reserve(3);
+  out.reserve(5);
   if (cpu) out.push_back({"cpu", *cpu});
   if (device) out.push_back({"device", *device});
+  if (owner && !owner->namespace_name.empty()) out.push_back({"namespace", owner->namespace_name});
   if (netns) out.push_back({"netns", *netns});
+  if (owner && !owner->pod.empty()) out.push_back({"pod", owner->pod});
   return out;
 }
 
@@ -117,7 +121,8 @@ netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
 
 }  // namespace
 
-std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options) {
+std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options,
+                                          const NetnsInfoTable* owners) {
   DeviceFamilies devices;
 
   std::vector<std::string> cpu_names;
@@ -130,15 +135,19 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   for (const DeviceSeries& device : snapshot.devices) {
     const std::string netns = std::to_string(device.key.netns_inum);
     const std::string* netns_label = options.netns_label ? &netns : nullptr;
+    const NetnsInfoEntry* entry = options.netns_label && options.owner_labels && owners
+                                      ? owners->find(device.key.netns_inum, device.key.netns_salt)
+                                      : nullptr;
+    const NetnsOwner* owner = entry ? &entry->owner : nullptr;
     if (options.per_cpu) {
       for (std::size_t i = 0; i < snapshot.cpus.size(); ++i) {
         const unsigned cpu = snapshot.cpus[i];
         const netif_rx_counters value =
             cpu < device.per_cpu.size() ? device.per_cpu[cpu] : netif_rx_counters{};
-        devices.add(labels(&cpu_names[i], &device.name, netns_label), value);
+        devices.add(labels(&cpu_names[i], &device.name, netns_label, owner), value);
       }
     } else {
-      devices.add(labels(nullptr, &device.name, netns_label),
+      devices.add(labels(nullptr, &device.name, netns_label, owner),
                   summed_over(device.per_cpu, snapshot.cpus));
     }
   }

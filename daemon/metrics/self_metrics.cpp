@@ -40,9 +40,10 @@ SelfMetrics::SelfMetrics()
       capabilities_retained_(
           prometheus::BuildGauge()
               .Name("netif_rx_exporter_capabilities_retained")
-              .Help("1 for a capability the thread reading the probe's maps keeps after startup "
-                    "(kernels before 5.19 that refuse bpf(2) to threads without CAP_BPF); every "
-                    "other thread holds none.")
+              .Help("1 for a capability a thread keeps after startup: CAP_BPF in the thread "
+                    "reading the probe's maps (kernels before 5.19 that refuse bpf(2) to threads "
+                    "without CAP_BPF), CAP_SYS_PTRACE in the namespace attribution's thread "
+                    "(when given); every other thread holds none.")
               .Register(*registry_)) {
   capabilities_retained_.Add({{"capability", "CAP_BPF"}}).Set(0);
   prometheus::BuildGauge()

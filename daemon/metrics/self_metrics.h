@@ -27,8 +27,9 @@ class SelfMetrics final : public PollObserver {
   }
   // reason: map_read, map_delete, name_resolution.
   void count_poll_error(const std::string& reason) override;
-  // The capability the map thread keeps after startup (1), e.g. "CAP_BPF";
-  // CAP_BPF reads 0 until then and where nothing is kept.
+  // A capability a thread keeps after startup (1): "CAP_BPF" (the map
+  // thread) or "CAP_SYS_PTRACE" (the attribution's thread); CAP_BPF reads 0
+  // until then and where nothing is kept.
   void set_capability_retained(const std::string& capability) {
     capabilities_retained_.Add({{"capability", capability}}).Set(1);
   }

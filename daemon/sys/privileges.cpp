@@ -74,13 +74,21 @@ int restrict_this_thread(std::uint64_t keep_mask, int last_cap) {
 std::atomic<int> g_threads_done{0};
 std::atomic<int> g_thread_error{0};
 int g_last_cap = CAP_LAST_CAP;
-pid_t g_kept_thread = 0;
-std::uint64_t g_kept_mask = 0;
+// Read by the signal handler: plain arrays, set before any signal is sent.
+KeptCapabilities g_kept[kMaxKeptThreads] = {};
+std::size_t g_kept_count = 0;
+
+std::uint64_t kept_mask_of(pid_t thread) {
+  for (std::size_t i = 0; i < g_kept_count; ++i) {
+    if (g_kept[i].thread == thread) return g_kept[i].mask;
+  }
+  return 0;
+}
 
 void drop_signal_handler(int) {
   const int saved = errno;
   const auto self = static_cast<pid_t>(::syscall(SYS_gettid));
-  const std::uint64_t keep = self == g_kept_thread ? g_kept_mask : 0;
+  const std::uint64_t keep = kept_mask_of(self);
   if (int err = restrict_this_thread(keep, g_last_cap); err != 0) g_thread_error.store(err);
   g_threads_done.fetch_add(1);
   errno = saved;
@@ -173,13 +181,23 @@ std::optional<CapabilitySets> parse_capability_sets(std::string_view status_text
 }
 
 void drop_all_capabilities(std::optional<KeptCapabilities> kept) {
+  drop_all_capabilities(kept ? std::vector<KeptCapabilities>{*kept}
+                             : std::vector<KeptCapabilities>{});
+}
+
+void drop_all_capabilities(const std::vector<KeptCapabilities>& kept) {
   g_last_cap = last_capability();
   g_threads_done = 0;
   g_thread_error = 0;
-  g_kept_thread = kept ? kept->thread : 0;
-  g_kept_mask = kept ? kept->mask : 0;
-  if (kept && kept->thread == static_cast<pid_t>(::syscall(SYS_gettid))) {
-    throw std::logic_error("drop_all_capabilities: the calling thread cannot keep capabilities");
+  if (kept.size() > kMaxKeptThreads) {
+    throw std::logic_error("drop_all_capabilities: too many threads keep capabilities");
+  }
+  g_kept_count = 0;
+  for (const KeptCapabilities& thread : kept) {
+    if (thread.thread == static_cast<pid_t>(::syscall(SYS_gettid))) {
+      throw std::logic_error("drop_all_capabilities: the calling thread cannot keep capabilities");
+    }
+    g_kept[g_kept_count++] = thread;
   }
 
   // Other threads first, while this one still may drop bounding sets.
@@ -219,7 +237,7 @@ void drop_all_capabilities(std::optional<KeptCapabilities> kept) {
     const auto sets = parse_capability_sets(status);
     if (!sets) continue;  // the thread ended meanwhile
     if (sanitizer_thread_blocking(status, signal_number)) continue;
-    const std::uint64_t allowed = tid == g_kept_thread ? g_kept_mask : 0;
+    const std::uint64_t allowed = kept_mask_of(tid);
     if (sets->permitted != allowed || sets->effective != allowed || sets->inheritable != 0 ||
         sets->ambient != 0) {
       throw std::runtime_error("thread " + std::to_string(tid) +

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace netif_rx {
 
@@ -51,6 +52,9 @@ struct KeptCapabilities {
 // effective, bounding set reduced to it) and every other thread holds none;
 // it must not be the calling thread.
 void drop_all_capabilities(std::optional<KeptCapabilities> kept = std::nullopt);
+// The same with up to kMaxKeptThreads threads that each keep their own mask.
+inline constexpr std::size_t kMaxKeptThreads = 4;
+void drop_all_capabilities(const std::vector<KeptCapabilities>& kept);
 
 // Gives up every capability of the calling thread only (the other threads
 // keep theirs). Returns 0 or an errno.

@@ -13,7 +13,7 @@ local withMatchers(query, matchers) =
 local configure(dashboard, config) =
   local variable(v) =
     if v.name == 'cluster_label' then v { query: config.clusterLabel }
-    else if std.member(['cluster', 'job', 'instance', 'device', 'node_job'], v.name) then
+    else if std.member(['cluster', 'job', 'instance', 'device', 'namespace', 'pod', 'node_job'], v.name) then
       local matchers = if v.name == 'node_job' then config.nodeExporterSelector
       else config.netifRxDashboardSelector;
       v {

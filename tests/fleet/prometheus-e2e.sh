@@ -2,7 +2,8 @@
 # End to end with a real Prometheus: runs the exporter as root on a loopback port, sends test
 # traffic through a veth pair into the host namespace, has Debian's Prometheus scrape the exporter
 # (with the project's rules loaded) on another loopback port, then evaluates every dashboard query
-# and every rule expression through Prometheus' HTTP API (e2e-evaluate.js).
+# and every rule expression through Prometheus' HTTP API (e2e-evaluate.js), and the join of
+# netif_rx_netns_info (the exporter counts every namespace; the test namespace is a fake pod's).
 #
 # There is no node_exporter here: node-exporter-standin.js serves the three node_exporter families
 # the overview dashboard sets beside the probe's (softnet drops and squeezes per CPU, received
@@ -120,10 +121,23 @@ ip -n "$netns" addr add 198.51.100.2/30 dev "$veth_peer"
 ip -n "$netns" link set lo up
 ip -n "$netns" link set "$veth_peer" up
 
-# 2. The exporter, on loopback only.
+# 2. The exporter, on loopback only, counting every namespace. The test namespace is a pod's for
+#    the attribution: a containerd sandbox bundle (as the CRI plugin writes it) names its path, so
+#    netif_rx_netns_info names it and the dashboards' pod panels (the join) have data.
 exporter_port=$(free_port)
+mkdir -p "$work/k8s.io/e2e-sandbox"
+cat >"$work/k8s.io/e2e-sandbox/config.json" <<EOF
+{"ociVersion":"1.1.0","annotations":{"io.kubernetes.cri.container-type":"sandbox",
+"io.kubernetes.cri.sandbox-name":"traffic-0","io.kubernetes.cri.sandbox-namespace":"e2e",
+"io.kubernetes.cri.sandbox-uid":"0b2c3d4e-1111-4222-8333-944455566677"},
+"linux":{"namespaces":[{"type":"network","path":"/run/netns/$netns"}]}}
+EOF
 cat >"$work/exporter.yaml" <<EOF
 poll_interval: 1s
+namespaces: all
+attribution:
+  bundle_roots: [$work/k8s.io]
+  pod_logs_root: $work/pods
 EOF
 "$exporter" --config.file="$work/exporter.yaml" --web.listen-address="127.0.0.1:$exporter_port" \
   --log.level=info >"$work/exporter.log" 2>&1 &
@@ -187,3 +201,11 @@ node "$here/e2e-evaluate.js" --prometheus "http://127.0.0.1:$prometheus_port" \
   --dashboards "$root/dashboards" --rules "$root/rules/netif_rx_exporter.rules.yml" \
   --modules "$tools" --job "$job" --device "$veth_host" --instance "127.0.0.1:$exporter_port" \
   --cluster e2e
+
+# 7. The join of the metric contract (docs/metrics.md, "Who owns a namespace"): the test
+#    namespace's packets under its pod's name.
+join='sum by (instance, namespace, pod) (rate(netif_rx_packets_total[1m]) * on (instance, netns) group_left (namespace, pod) netif_rx_netns_info{kind="pod"})'
+result=$(curl -fsS --max-time 10 "http://127.0.0.1:$prometheus_port/api/v1/query" --data-urlencode "query=$join")
+echo "prometheus-e2e: $join"
+echo "prometheus-e2e: => $result"
+grep -q '"namespace":"e2e","pod":"traffic-0"' <<<"$result" || die "the join did not name the test namespace's pod"

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "app/check_report.h"
 #include "app/privilege_model.h"
@@ -55,21 +56,27 @@ TEST(PrivilegesTest, TheStartupReadDecidesWhatThePollingThreadKeeps) {
 }
 
 // In a child process (the drop is irreversible): one thread keeps CAP_BPF,
-// the others none. Returns the child's failure, empty on success.
-std::string drop_keeping_cap_bpf_in_one_thread() {
+// with `second_keeper` another keeps CAP_SYS_PTRACE (the polling and the
+// attribution threads), the others none. Returns the child's failure, empty
+// on success.
+std::string drop_keeping_cap_bpf_in_one_thread(bool second_keeper = false) {
   std::atomic<pid_t> keeper{0};
+  std::atomic<pid_t> other_id{0};
   std::atomic<bool> done{false};
   std::thread worker([&] {
     keeper = static_cast<pid_t>(::syscall(SYS_gettid));
     while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   std::thread other([&] {
+    other_id = static_cast<pid_t>(::syscall(SYS_gettid));
     while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
-  while (keeper == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (keeper == 0 || other_id == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   std::string failure;
   try {
-    drop_all_capabilities(KeptCapabilities{keeper, 1ULL << CAP_BPF});
+    std::vector<KeptCapabilities> kept{{keeper, 1ULL << CAP_BPF}};
+    if (second_keeper) kept.push_back({other_id, 1ULL << CAP_SYS_PTRACE});
+    drop_all_capabilities(kept);
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -86,10 +93,44 @@ std::string drop_keeping_cap_bpf_in_one_thread() {
   if (failure.empty() && (!self || self->effective != 0 || self->permitted != 0)) {
     failure = "the main thread kept capabilities";
   }
+  const auto second = status(other_id);
+  const std::uint64_t second_expected = second_keeper ? 1ULL << CAP_SYS_PTRACE : 0;
+  if (failure.empty() &&
+      (!second || second->effective != second_expected || second->permitted != second_expected)) {
+    failure = "the other thread does not hold exactly what it should";
+  }
   done = true;
   worker.join();
   other.join();
   return failure;
+}
+
+// Runs `drop` in a forked child; its failure text, empty on success.
+void expect_in_child(std::string (*drop)(bool), bool argument) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(pipe_fds[0]);
+    const std::string failure = drop(argument);
+    if (!failure.empty()) (void)!::write(pipe_fds[1], failure.data(), failure.size());
+    ::_exit(failure.empty() ? 0 : 1);
+  }
+  ::close(pipe_fds[1]);
+  std::string failure;
+  char buffer[256];
+  ssize_t n = 0;
+  while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) failure.append(buffer, n);
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << failure;
+}
+
+TEST(PrivilegesTest, TwoThreadsKeepTheirOwnCapabilityAndEveryOtherHoldsNone) {
+  ASSERT_EQ(::geteuid(), 0U) << "run as root";
+  expect_in_child(drop_keeping_cap_bpf_in_one_thread, true);
 }
 
 TEST(PrivilegesTest, OneThreadKeepsCapBpfAndEveryOtherHoldsNone) {

@@ -35,6 +35,18 @@ void print_defaults() {
       format_duration(kMaxStatsPeriod));
   row("bpf_stats.period", format_duration(c.bpf_stats.period), format_duration(kMinStatsWindow),
       format_duration(kMaxStatsPeriod));
+  const AttributionConfig& a = c.attribution;
+  row("attribution.enabled", a.enabled ? "true" : "false", "-", "-");
+  row("attribution.refresh_interval", format_duration(a.refresh_interval),
+      format_duration(kAttributionMinInterval), format_duration(kMaxAttributionRefresh));
+  row("attribution.proc_root", a.proc_root, "-", "-");
+  row("attribution.pod_logs_root", a.pod_logs_root, "-", "-");
+  row("attribution.processes", a.processes ? "true" : "false", "-", "-");
+  row("attribution.max_namespaces", std::to_string(a.max_namespaces), "1",
+      std::to_string(kMaxAttributionLimit));
+  row("attribution.max_processes", std::to_string(a.max_processes), "1",
+      std::to_string(kMaxAttributionLimit));
+  row("attribution.copy_labels", a.copy_labels ? "true" : "false", "-", "-");
 }
 
 int check_values(const std::string& path) {

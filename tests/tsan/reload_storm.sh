@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A reload storm under ThreadSanitizer: 100 SIGHUPs, one every ~50 ms, each
 # after the configuration, the web configuration (headers, users) and the
-# server certificate and key were replaced by rename; meanwhile 4 loops scrape
+# server certificate and key were replaced by rename (namespaces: all, so the
+# namespace attribution's thread runs too); meanwhile 4 loops scrape
 # /metrics over TLS with basic auth, and veth pairs (host end here, peer in a
 # namespace made for the test) are created and deleted. Passes with zero
 # ThreadSanitizer reports, the exporter alive throughout and exiting 0 on
@@ -50,9 +51,9 @@ write_files() { # write_files a|b: every file the exporter reads, replaced by re
   } >web.yml.new
   mv web.yml.new web.yml
   if [[ $v == a ]]; then
-    printf 'poll_interval: 200ms\nper_cpu: true\n' >config.yml.new
+    printf 'poll_interval: 200ms\nper_cpu: true\nnamespaces: all\n' >config.yml.new
   else
-    printf 'poll_interval: 300ms\nper_cpu: false\nstale_after: 1m\n' >config.yml.new
+    printf 'poll_interval: 300ms\nper_cpu: false\nstale_after: 1m\nnamespaces: all\n' >config.yml.new
   fi
   mv config.yml.new config.yml
 }

@@ -30,6 +30,11 @@ const CONTRACT_METRICS = new Set([
   'netif_rx_exporter_last_poll_timestamp_seconds',
   'netif_rx_exporter_config_last_reload_successful',
   'netif_rx_exporter_config_last_reload_success_timestamp_seconds',
+  'netif_rx_netns_info',
+  'netif_rx_exporter_netns_attribution_scans_total',
+  'netif_rx_exporter_netns_attribution_scan_duration_seconds',
+  'netif_rx_exporter_netns_attribution_unreadable_processes',
+  'netif_rx_exporter_netns_attribution_dropped_total',
   'process_cpu_seconds_total',
   'process_resident_memory_bytes',
   'process_virtual_memory_bytes',
@@ -66,6 +71,8 @@ const DEFAULT_SUBSTITUTIONS = {
   job: '.+',
   instance: '.+',
   device: '.+',
+  namespace: '.+',
+  pod: '.+',
   node_job: '.+',
 };
 

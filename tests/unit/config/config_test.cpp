@@ -28,6 +28,16 @@ std::string describe(const Config& config) {
       << "bpf_stats.mode=" << to_string(config.bpf_stats.mode) << "\n"
       << "bpf_stats.window=" << format_duration(config.bpf_stats.window) << "\n"
       << "bpf_stats.period=" << format_duration(config.bpf_stats.period) << "\n";
+  const AttributionConfig& a = config.attribution;
+  out << "attribution.enabled=" << a.enabled << "\n"
+      << "attribution.refresh_interval=" << format_duration(a.refresh_interval) << "\n"
+      << "attribution.proc_root=" << a.proc_root << "\n"
+      << "attribution.pod_logs_root=" << a.pod_logs_root << "\n"
+      << "attribution.processes=" << a.processes << "\n"
+      << "attribution.max_namespaces=" << a.max_namespaces << "\n"
+      << "attribution.max_processes=" << a.max_processes << "\n"
+      << "attribution.copy_labels=" << a.copy_labels << "\n";
+  for (const auto& root : a.bundle_roots) out << "attribution.bundle_roots=" << root << "\n";
   for (const auto& re : config.devices.include) out << "devices.include=" << re << "\n";
   for (const auto& re : config.devices.exclude) out << "devices.exclude=" << re << "\n";
   return out.str();
@@ -39,8 +49,8 @@ std::string error_of(std::string_view text, const std::string& source = "test.ya
 }
 
 constexpr const char* kValidKeys =
-    "valid keys are attach, bpf_stats, devices, max_devices, namespaces, per_cpu, poll_interval, "
-    "stale_after";
+    "valid keys are attach, attribution, bpf_stats, devices, max_devices, namespaces, per_cpu, "
+    "poll_interval, stale_after";
 
 TEST(Config, DefaultsAreDocumented) {
   const Config config;
@@ -399,8 +409,55 @@ TEST(ShippedConfig, SetsEveryKey) {
     if (line.empty() || line[0] == '#' || line[0] == ' ' || colon == std::string::npos) continue;
     keys.insert(line.substr(0, colon));
   }
-  EXPECT_EQ(keys, (std::set<std::string>{"attach", "bpf_stats", "devices", "max_devices",
-                                         "namespaces", "per_cpu", "poll_interval", "stale_after"}));
+  EXPECT_EQ(keys,
+            (std::set<std::string>{"attach", "attribution", "bpf_stats", "devices", "max_devices",
+                                   "namespaces", "per_cpu", "poll_interval", "stale_after"}));
+}
+
+TEST(Config, ReadsTheAttributionKeys) {
+  const Config config = parse_config(
+      "attribution:\n"
+      "  enabled: false\n"
+      "  refresh_interval: 30s\n"
+      "  bundle_roots: [/fake/k8s.io, /fake/crio]\n"
+      "  proc_root: /host/proc\n"
+      "  pod_logs_root: /host/var/log/pods\n"
+      "  processes: false\n"
+      "  max_namespaces: 10\n"
+      "  max_processes: 100\n"
+      "  copy_labels: true\n",
+      "test.yaml");
+  const AttributionConfig& a = config.attribution;
+  EXPECT_FALSE(a.enabled);
+  EXPECT_EQ(a.refresh_interval, milliseconds(30000));
+  EXPECT_EQ(a.bundle_roots, (std::vector<std::string>{"/fake/k8s.io", "/fake/crio"}));
+  EXPECT_EQ(a.proc_root, "/host/proc");
+  EXPECT_EQ(a.pod_logs_root, "/host/var/log/pods");
+  EXPECT_FALSE(a.processes);
+  EXPECT_EQ(a.max_namespaces, 10U);
+  EXPECT_EQ(a.max_processes, 100U);
+  EXPECT_TRUE(a.copy_labels);
+  EXPECT_EQ(parse_config("attribution:\n  bundle_roots: []\n", "t").attribution.bundle_roots,
+            std::vector<std::string>{});
+}
+
+TEST(Config, RejectsBadAttributionKeys) {
+  EXPECT_EQ(error_of("attribution:\n  refresh_interval: 1s\n"),
+            "test.yaml:2:21: key 'attribution.refresh_interval': 1s is out of range; must be "
+            "between 2s and 1h");
+  EXPECT_EQ(error_of("attribution:\n  proc_root: proc\n"),
+            "test.yaml:2:14: key 'attribution.proc_root': 'proc' is not an absolute path");
+  EXPECT_EQ(error_of("attribution:\n  bundle_roots: /run\n"),
+            "test.yaml:2:17: key 'attribution.bundle_roots': expected a list of paths");
+  EXPECT_EQ(error_of("attribution:\n  max_namespaces: 0\n"),
+            "test.yaml:2:19: key 'attribution.max_namespaces': 0 is out of range; must be "
+            "between 1 and 1048576");
+  EXPECT_EQ(error_of("attribution:\n  pods: true\n"),
+            "test.yaml:2:3: key 'attribution.pods': unknown key; valid keys are bundle_roots, "
+            "copy_labels, enabled, max_namespaces, max_processes, pod_logs_root, proc_root, "
+            "processes, refresh_interval");
+  EXPECT_EQ(error_of("attribution: on\n"),
+            "test.yaml:1:14: key 'attribution': expected a mapping of keys to values");
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+// netif_rx_netns_info: who owns each namespace of the snapshot, from the
+// attribution's latest table, and the attribution's own counts. Pure.
+#pragma once
+
+#include <prometheus/metric_family.h>
+
+#include <vector>
+
+#include "owners/netns_info_table.h"
+#include "pipeline/snapshot.h"
+
+namespace netif_rx {
+
+// One netif_rx_netns_info series per namespace of the snapshot's devices that
+// the table resolved for exactly that namespace (inode and salt); empty
+// labels are left out. Then the attribution's own families.
+std::vector<prometheus::MetricFamily> render_netns_info(const Snapshot& snapshot,
+                                                        const NetnsInfoTable& table);
+
+}  // namespace netif_rx

@@ -1,0 +1,30 @@
+// Combines what the node's sources say into one owner per namespace, most
+// exact first: the host is "host"; a runtime bundle; the pod UIDs of its
+// processes (two or more pods: "ambiguous", never guessed); an nsfs mount's
+// name ("named"); else "unknown". The mount's name is kept on every kind
+// but host.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "owners/bundle_scan.h"
+#include "owners/netns_owner.h"
+#include "owners/pod_logs.h"
+#include "owners/process_scan.h"
+
+namespace netif_rx {
+
+// One scan of the node's sources.
+struct NodeScan {
+  std::uint32_t host_inum = 0;
+  std::map<std::uint32_t, std::string> named;  // nsfs mounts
+  BundleScan bundles;
+  ProcessScan processes;
+  PodLogNames pod_logs;
+};
+
+NetnsOwner resolve_owner(std::uint32_t inum, const NodeScan& scan);
+
+}  // namespace netif_rx

@@ -1,0 +1,28 @@
+// Pod UIDs by network namespace, from the processes of a proc tree:
+// /proc/<pid>/ns/net (the namespace's inode) and /proc/<pid>/cgroup (the pod
+// UID anywhere in its paths). Bounded: at most `max_processes` are read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace netif_rx {
+
+struct ProcessScan {
+  // Namespace inode → the distinct pod UIDs of its processes (at most two are
+  // kept: two mean the namespace is ambiguous).
+  std::map<std::uint32_t, std::vector<std::string>> pod_uids;
+  std::size_t processes = 0;   // processes whose namespace was read
+  std::size_t unreadable = 0;  // ns/net could not be read (no permission, or gone)
+  std::size_t dropped = 0;     // processes beyond max_processes
+};
+
+// Scans `proc_root` (e.g. "/proc"). Processes of `host_inum` are not asked
+// for their cgroup: the host's namespace is never a pod's.
+ProcessScan scan_processes(const std::string& proc_root, std::uint32_t host_inum,
+                           std::size_t max_processes);
+
+}  // namespace netif_rx

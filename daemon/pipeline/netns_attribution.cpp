@@ -1,0 +1,61 @@
+#include "pipeline/netns_attribution.h"
+
+#include <algorithm>
+
+#include "devices/label_value.h"
+
+namespace netif_rx {
+namespace {
+
+// Values from files are outside input: valid UTF-8, and at most a DNS
+// subdomain's 253 bytes (a cut character becomes U+FFFD).
+constexpr std::size_t kMaxLabelBytes = 253;
+
+std::string label(const std::string& raw) {
+  return to_label_value(std::string_view(raw).substr(0, kMaxLabelBytes));
+}
+
+NetnsOwner as_labels(NetnsOwner owner) {
+  for (std::string* value :
+       {&owner.namespace_name, &owner.pod, &owner.pod_uid, &owner.container, &owner.netns_name}) {
+    *value = label(*value);
+  }
+  return owner;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> namespaces_of(const Snapshot& snapshot) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  out.reserve(snapshot.devices.size());
+  for (const DeviceSeries& device : snapshot.devices) {
+    out.emplace_back(device.key.netns_inum, device.key.netns_salt);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool has_new_namespace(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& resolved,
+                       const std::vector<std::pair<std::uint32_t, std::uint32_t>>& now) {
+  return !std::includes(resolved.begin(), resolved.end(), now.begin(), now.end());
+}
+
+NetnsInfoTable build_info_table(
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& namespaces, const NodeScan& scan,
+    std::size_t max_namespaces, AttributionCounts counts) {
+  NetnsInfoTable table;
+  table.counts = counts;
+  table.entries.reserve(std::min(namespaces.size(), max_namespaces));
+  for (const auto& [inum, salt] : namespaces) {
+    // The host's namespace first of all: it is never left out.
+    if (table.entries.size() >= max_namespaces && inum != scan.host_inum) {
+      ++table.counts.dropped_namespaces;
+      continue;
+    }
+    table.entries.push_back({inum, salt, as_labels(resolve_owner(inum, scan))});
+  }
+  return table;
+}
+
+}  // namespace netif_rx
