@@ -275,6 +275,7 @@ CONFIG
     case $eff in
       $zero) caps=none ;;
       0000008000000000) caps=CAP_BPF ;; # capability 39 alone
+      0000000000080000) caps=CAP_SYS_PTRACE ;; # capability 19 alone
       *) caps=0x$eff ;;
     esac
     threads="$threads $name=$caps"
@@ -287,6 +288,10 @@ CONFIG
         if [ "$name" = netif_rx_poll ] && [ "$retained" = none ]; then retained=CAP_BPF; else
           fail "$mode: thread $name holds CAP_BPF"
         fi ;;
+      CAP_SYS_PTRACE)
+        # namespaces: all, started as root: the namespace attribution's
+        # thread alone keeps it, to read other users' /proc/<pid>/ns/net.
+        [ "$name" = netif_rx_owners ] || fail "$mode: thread $name holds CAP_SYS_PTRACE" ;;
       *) fail "$mode: thread $name holds capabilities $eff" ;;
     esac
   done <<THREADS
