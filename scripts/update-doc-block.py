@@ -22,6 +22,19 @@ def describe_machine():
             f"kernel {platform.release()}, load average {load:.1f} at the end of the run.")
 
 
+def as_markdown(body):
+    """The run's lines, each table with a blank line around it and each other
+    line a paragraph of its own, so that Markdown renders them as printed."""
+    out = []
+    for line in body.strip("\n").split("\n"):
+        is_table = line.startswith("|")
+        was_table = bool(out) and out[-1].startswith("|")
+        if out and out[-1] != "" and not (is_table and was_table):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def replace_block(text, name, body):
     start = f"<!-- {name} -->"
     end = f"<!-- end {name} -->"
@@ -31,7 +44,7 @@ def replace_block(text, name, body):
         last = lines.index(end, first + 1)
     except ValueError:
         raise SystemExit(f"update-doc-block: no '{start}' ... '{end}' block in the file")
-    block = ["", describe_machine(), "", body.strip("\n"), ""]
+    block = ["", describe_machine(), "", as_markdown(body), ""]
     return "\n".join(lines[:first + 1] + block + lines[last:])
 
 
