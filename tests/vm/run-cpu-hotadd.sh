@@ -69,14 +69,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-verdict() {
-  echo "status=$1" >>"$facts"
-  echo "reason=$2" >>"$facts"
-  echo "seconds=$(($(date +%s) - started))" >>"$facts"
-  echo "CPU hot-add, kernel $name: $1: $2 ($(($(date +%s) - started)) s)"
-  [[ "$1" == pass ]]
-  exit $?
-}
+what="CPU hot-add"
+# shellcheck source=guest-outcome.sh
+source "$here/guest-outcome.sh"
 
 [[ -x "$exporter" ]] || verdict fail "$exporter is not an executable"
 for tool in qemu-system-x86_64 python3; do
@@ -111,27 +106,4 @@ host_pid=$!
 wait "$host_pid"
 host_status=$?
 host_pid=
-# The guest powers off after its checks (bounded by qemu's own timeout); when
-# the host's side gave up, 10 s, then the guest is ended.
-if [[ $host_status != 0 ]]; then
-  for _ in $(seq 1 50); do kill -0 "$qemu_pid" 2>/dev/null || break; sleep 0.2; done
-  kill -TERM "$qemu_pid" 2>/dev/null
-fi
-wait "$qemu_pid"
-qemu_status=$?
-qemu_pid=
-guest_seconds=$(($(date +%s) - booted))
-tr -d '\r' <"$console" >"$console.tmp" && mv "$console.tmp" "$console"
-grep -a '^HOTADD ' "$console" | sed 's/^HOTADD //' >>"$facts"
-echo "guest_seconds=$guest_seconds" >>"$facts"
-echo "--- kernel $name: CPU hot-add (guest: ${guest_seconds} s from qemu's start to power-off)"
-grep -a -E '^(CPUs at boot|CPU 1 present|online CPUs|host: ADDED|(before|added|online|after): v[ab] |ok: |FAIL: |hot-add checks)' "$console"
-exit_line=$(grep -a -m 1 '^NETIF_RX_VM_EXIT=' "$console")
-if [[ -z "$exit_line" ]]; then
-  [[ $qemu_status == 124 ]] && verdict fail "the guest did not finish in $seconds s (console: $console)"
-  verdict fail "the guest did not reach its end, qemu exit $qemu_status; last console line: $(grep -av '^\s*$' "$console" | tail -n 1)"
-fi
-[[ "$exit_line" == NETIF_RX_VM_EXIT=0 ]] ||
-  verdict fail "guest exit ${exit_line#*=}, $(grep -ac '^FAIL: ' "$console") checks failed: $(grep -a -m 1 '^FAIL: ' "$console")"
-[[ $host_status == 0 ]] || verdict fail "the host's side exited $host_status: $(tail -n 1 "$host_log")"
-verdict pass "every check passed"
+finish_guest "$host_status" HOTADD "CPU hot-add" '^(CPUs at boot|CPU 1 present|online CPUs|host: ADDED|(before|added|online|after): v[ab] |ok: |FAIL: |hot-add checks)' "the host's side"

@@ -93,14 +93,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-verdict() {
-  echo "status=$1" >>"$facts"
-  echo "reason=$2" >>"$facts"
-  echo "seconds=$(($(date +%s) - started))" >>"$facts"
-  echo "virtio-net GRO, kernel $name: $1: $2 ($(($(date +%s) - started)) s)"
-  [[ "$1" == pass ]]
-  exit $?
-}
+what="virtio-net GRO"
+# shellcheck source=guest-outcome.sh
+source "$here/guest-outcome.sh"
 
 [[ -x "$exporter" ]] || verdict fail "$exporter is not an executable"
 for tool in qemu-system-x86_64 ethtool python3; do
@@ -161,27 +156,4 @@ qemu_pid=$!
 
 in_ns "$python" "$here/virtio-gro-host.py" "$ctl" "$seconds" 198.51.100.2=gro0 203.0.113.2=gro1 >"$host_log" 2>&1
 host_status=$?
-# The guest powers off after its checks (bounded by qemu's own timeout); when
-# the sender gave up, the guest waits for it in vain: 10 s, then it is ended.
-if [[ $host_status != 0 ]]; then
-  for _ in $(seq 1 50); do kill -0 "$qemu_pid" 2>/dev/null || break; sleep 0.2; done
-  kill -TERM "$qemu_pid" 2>/dev/null
-fi
-wait "$qemu_pid"
-qemu_status=$?
-qemu_pid=
-guest_seconds=$(($(date +%s) - booted))
-tr -d '\r' <"$console" >"$console.tmp" && mv "$console.tmp" "$console"
-grep -a '^GRO ' "$console" | sed 's/^GRO //' >>"$facts"
-echo "guest_seconds=$guest_seconds" >>"$facts"
-echo "--- kernel $name: per-CPU figures (guest: ${guest_seconds} s from qemu's start to power-off)"
-grep -a -E '^(--- phase|[ab]-(tcp|udp) |ok: |FAIL: |host: SENT final)' "$console"
-exit_line=$(grep -a -m 1 '^NETIF_RX_VM_EXIT=' "$console")
-if [[ -z "$exit_line" ]]; then
-  [[ $qemu_status == 124 ]] && verdict fail "the guest did not finish in $seconds s (console: $console)"
-  verdict fail "the guest did not reach its end, qemu exit $qemu_status; last console line: $(grep -av '^\s*$' "$console" | tail -n 1)"
-fi
-[[ "$exit_line" == NETIF_RX_VM_EXIT=0 ]] ||
-  verdict fail "guest exit ${exit_line#*=}, $(grep -ac '^FAIL: ' "$console") checks failed: $(grep -a -m 1 '^FAIL: ' "$console")"
-[[ $host_status == 0 ]] || verdict fail "the host's sender exited $host_status: $(tail -n 1 "$host_log")"
-verdict pass "every check passed"
+finish_guest "$host_status" GRO "per-CPU figures" '^(--- phase|[ab]-(tcp|udp) |ok: |FAIL: |host: SENT final)' "the host's sender"
