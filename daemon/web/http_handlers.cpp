@@ -103,6 +103,11 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
 }
 
 MetricsHandler::Response MetricsHandler::respond(mg_connection*) {
+  return {200, "text/plain; version=0.0.4; charset=utf-8",
+          render_thread_.run([this] { return render(); })};
+}
+
+std::string MetricsHandler::render() const {
   std::vector<prometheus::MetricFamily> families;
   for (const auto& collectable : collectables_) {
     auto collected = collectable->Collect();
@@ -111,7 +116,7 @@ MetricsHandler::Response MetricsHandler::respond(mg_connection*) {
   }
   std::ostringstream body;
   prometheus::TextSerializer().Serialize(body, families);
-  return {200, "text/plain; version=0.0.4; charset=utf-8", body.str()};
+  return body.str();
 }
 
 }  // namespace netif_rx

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "web/render_thread.h"
+
 namespace netif_rx {
 
 class WebConfigWatcher;
@@ -50,7 +52,8 @@ class ReadOnlyHandler : public CivetHandler {
   bool open_to_probes_ = false;
 };
 
-// The exposition of every collectable, in the text format.
+// The exposition of every collectable, in the text format, rendered on one
+// thread of its own (web/render_thread.h).
 class MetricsHandler final : public ReadOnlyHandler {
  public:
   MetricsHandler(std::string path,
@@ -61,7 +64,10 @@ class MetricsHandler final : public ReadOnlyHandler {
   Response respond(mg_connection* conn) override;
 
  private:
+  std::string render() const;
+
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+  RenderThread render_thread_;
 };
 
 // A fixed answer, or one computed by a callback (health, readiness, landing page).

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "sys/stack_pages.h"
 #include "util/build_info.h"
 #include "util/log.h"
 #include "util/unique_fd.h"
@@ -80,6 +81,9 @@ HttpServer::HttpServer(HttpOptions options,
       "connection_queue",   std::to_string(kConnectionQueue),
       "enable_keep_alive",  "no"};
   CivetCallbacks callbacks{};
+  // A worker closes its connection from a shallow frame: the stack pages its
+  // request touched below it go back to the kernel (sys/stack_pages.h).
+  callbacks.connection_close = [](const mg_connection*) { release_stack_below_caller(); };
   if (tls) {
     WebConfigWatcher* web = web_.get();
     tls_source_ = [web] { return web->newest_tls_context(); };
