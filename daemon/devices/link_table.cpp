@@ -44,7 +44,8 @@ std::vector<std::uint32_t> LinkTable::replace(const std::vector<LinkMessage>& du
 
 HostName resolve_host_name(std::uint32_t ifindex, const LinkView& before, const LinkView& after) {
   const auto now = after.find(ifindex);
-  const auto then = before.find(ifindex);
+  // One view for both (nothing changed during the poll): one lookup.
+  const auto then = &before == &after ? now : before.find(ifindex);
   if (now != after.end()) {
     if (then == before.end() || then->second.instance == now->second.instance) {
       return {HostName::Kind::show, now->second.name};

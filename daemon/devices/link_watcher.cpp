@@ -127,6 +127,7 @@ LinkWatcher::LinkWatcher(LinkWatcherOptions options) : options_(std::move(option
   {
     std::lock_guard lock(mutex_);
     apply_removed(table_.replace(dump.links));
+    published_.reset();
     ++resyncs_;
   }
   thread_ = std::thread([this] { run(); });
@@ -138,9 +139,10 @@ LinkWatcher::~LinkWatcher() {
   if (thread_.joinable()) thread_.join();
 }
 
-LinkView LinkWatcher::view() const {
+std::shared_ptr<const LinkView> LinkWatcher::view() const {
   std::lock_guard lock(mutex_);
-  return table_.view();
+  if (!published_) published_ = std::make_shared<const LinkView>(table_.view());
+  return published_;
 }
 
 std::uint64_t LinkWatcher::resyncs() const {
@@ -163,6 +165,7 @@ bool LinkWatcher::resync() {
   }
   std::lock_guard lock(mutex_);
   apply_removed(table_.replace(dump.links));
+  published_.reset();
   ++resyncs_;
   return true;
 }
@@ -194,6 +197,7 @@ void LinkWatcher::drain_events() {
         std::span<const std::uint8_t>(buffer_.data(), static_cast<std::size_t>(n)));
     std::lock_guard lock(mutex_);
     for (const auto& message : parsed.messages) apply_removed(table_.apply(message));
+    if (!parsed.messages.empty()) published_.reset();
     if (parsed.malformed && options_.on_error) {
       options_.on_error("a malformed network device event was ignored");
     }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -47,8 +48,9 @@ class LinkWatcher {
   LinkWatcher(const LinkWatcher&) = delete;
   LinkWatcher& operator=(const LinkWatcher&) = delete;
 
-  // A copy of the current view.
-  LinkView view() const;
+  // The current view, immutable: the same one for every caller until a
+  // link changes (a poll of many devices copies nothing).
+  std::shared_ptr<const LinkView> view() const;
   // Full dumps done so far (the first included).
   std::uint64_t resyncs() const;
 
@@ -66,6 +68,7 @@ class LinkWatcher {
   std::chrono::steady_clock::time_point next_resync_{};
   mutable std::mutex mutex_;
   LinkTable table_;
+  mutable std::shared_ptr<const LinkView> published_;  // null: table_ changed since
   std::uint64_t resyncs_ = 0;
   std::thread thread_;
 };

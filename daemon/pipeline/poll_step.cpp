@@ -44,8 +44,8 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   }
   contents.host_slots.clear();
   result.snapshot.devices.reserve(contents.device_counters.size());
-  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> seen;
-  seen.reserve(contents.device_counters.size());
+  std::vector<std::uint64_t> first_polls;  // of each series, in order
+  first_polls.reserve(contents.device_counters.size());
   for (auto& device : contents.device_counters) {
     Named named = device.key.netns_inum == options_.host_netns_inum
                       ? name_host_device(device, links)
@@ -56,23 +56,21 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
       account_removed(device.key, device.per_cpu);  // a slot's counts too: it is zeroed
       continue;
     }
-    const auto first = first_seen_.find(device.key);
-    seen.emplace(device.key, first == first_seen_.end() ? polls_ : first->second);
+    Seen& seen = first_seen_.try_emplace(device.key, Seen{polls_, polls_}).first->second;
+    seen.last = polls_;
     if (!named.name || !filter_.exported(*named.name)) continue;
     // Two names may give one label value (bytes that are not UTF-8).
     result.snapshot.devices.push_back(
         {device.key, to_label_value(*named.name), std::move(device.per_cpu)});
+    first_polls.push_back(seen.first);
   }
-  first_seen_ = std::move(seen);
+  // Entries this poll did not read are forgotten: one that comes back is new.
+  std::erase_if(first_seen_, [this](const auto& entry) { return entry.second.last != polls_; });
   stale_.end_poll();
   filter_.forget_unused();
-  keep_newest_per_name(result);
+  keep_newest_per_name(result, first_polls);
+  // The series are now in the snapshot's order, by (name, netns): one per pair.
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
-  std::sort(result.snapshot.devices.begin(), result.snapshot.devices.end(),
-            [](const DeviceSeries& a, const DeviceSeries& b) {
-              return std::tie(a.name, a.key.netns_inum, a.key.ifindex, a.key.netns_salt) <
-                     std::tie(b.name, b.key.netns_inum, b.key.ifindex, b.key.netns_salt);
-            });
   warn_untracked(result, now);
   result.snapshot.removed_per_cpu = removed_per_cpu_;
   result.device_entries = static_cast<std::size_t>(
@@ -94,21 +92,31 @@ void PollStep::account_removed(const netif_rx_device_key& key,
   first_seen_.erase(key);
 }
 
-void PollStep::keep_newest_per_name(PollResult& result) {
-  auto& series = result.snapshot.devices;
-  const auto newest_first = [this](const DeviceSeries& a, const DeviceSeries& b) {
-    const std::uint64_t seen_a = first_seen_.at(a.key);
-    const std::uint64_t seen_b = first_seen_.at(b.key);
+void PollStep::keep_newest_per_name(PollResult& result,
+                                    const std::vector<std::uint64_t>& first_polls) {
+  // Each series with the poll that first read its key.
+  std::vector<std::pair<std::uint64_t, DeviceSeries>> series;
+  series.reserve(result.snapshot.devices.size());
+  for (std::size_t i = 0; i < result.snapshot.devices.size(); ++i) {
+    series.emplace_back(first_polls[i], std::move(result.snapshot.devices[i]));
+  }
+  result.snapshot.devices.clear();
+  const auto newest_first = [](const auto& a, const auto& b) {
     // Same poll: the higher ifindex, then (a namespace and its successor
     // under the same inode number, both first read by this poll) the higher
     // salt, an arbitrary but stable choice.
-    return std::tie(a.key.netns_inum, a.name, seen_b, b.key.ifindex, b.key.netns_salt) <
-           std::tie(b.key.netns_inum, b.name, seen_a, a.key.ifindex, a.key.netns_salt);
+    // Grouped by (name, netns): the order of the snapshot, once one series
+    // is left per group.
+    return std::tie(a.second.name, a.second.key.netns_inum, b.first, b.second.key.ifindex,
+                    b.second.key.netns_salt) < std::tie(b.second.name, b.second.key.netns_inum,
+                                                        a.first, a.second.key.ifindex,
+                                                        a.second.key.netns_salt);
   };
   std::sort(series.begin(), series.end(), newest_first);
-  std::vector<DeviceSeries> kept;
+  std::vector<DeviceSeries>& kept = result.snapshot.devices;
   kept.reserve(series.size());
-  for (auto& device : series) {
+  for (auto& entry : series) {
+    DeviceSeries& device = entry.second;
     if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
         kept.back().name != device.name) {
       kept.push_back(std::move(device));
@@ -122,12 +130,11 @@ void PollStep::keep_newest_per_name(PollResult& result) {
         {device.key, MapDeletion::Scope::device, device.name + " is a newer device's name"});
     account_removed(device.key, device.per_cpu);
   }
-  series = std::move(kept);
 }
 
 PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links) {
   const auto ifindex = device.key.ifindex;
-  HostName resolved = resolve_host_name(ifindex, links.before, links.after);
+  HostName resolved = resolve_host_name(ifindex, *links.before, *links.after);
   if (resolved.kind == HostName::Kind::skip) return {};  // next poll shows the right one
   if (resolved.kind == HostName::Kind::show) return {std::move(resolved.name), {}, {}};
   // Not in the views (an event not read yet, or lost): ask the kernel.

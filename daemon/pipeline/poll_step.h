@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -59,9 +60,9 @@ using KernelLinkNameLookup = std::function<KernelLinkName(std::uint32_t ifindex)
 // resolve_host_name), so a count read just before a deletion never appears
 // under a successor's name.
 struct HostLinks {
-  LinkView before;
-  LinkView after;
-  KernelLinkNameLookup ask_kernel;  // for an ifindex in neither view
+  std::shared_ptr<const LinkView> before = std::make_shared<const LinkView>();
+  std::shared_ptr<const LinkView> after = before;  // often the same view
+  KernelLinkNameLookup ask_kernel;                 // for an ifindex in neither view
 };
 
 // An entry the step wants removed from the maps.
@@ -122,8 +123,10 @@ class PollStep {
   Named name_host_device(const DeviceCounters& device, const HostLinks& links);
   Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
                           Clock::time_point now);
-  // Keeps one series per (netns, name): the newest (see the identity rule).
-  void keep_newest_per_name(PollResult& result);
+  // Keeps one series per (netns, name): the newest (see the identity rule);
+  // leaves them sorted by (name, netns), the snapshot's order.
+  // `first_polls`: the poll that first read each series' entry, in order.
+  void keep_newest_per_name(PollResult& result, const std::vector<std::uint64_t>& first_polls);
   // Names that had no counters entry at this poll and the last one: left
   // over when a device's entry was deleted while the probe was creating it.
   // Two polls, because the probe records a new device's name just before
@@ -139,8 +142,13 @@ class PollStep {
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
   // namespaces: all: entries without a name at the last poll.
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
-  // The poll that first read each entry (the identity rule's "newest").
-  std::unordered_map<netif_rx_device_key, std::uint64_t, DeviceKeyHash> first_seen_;
+  // The poll that first read each entry (the identity rule's "newest") and
+  // the last one that did; updated in place, forgotten when a poll misses it.
+  struct Seen {
+    std::uint64_t first = 0;
+    std::uint64_t last = 0;
+  };
+  std::unordered_map<netif_rx_device_key, Seen, DeviceKeyHash> first_seen_;
   std::uint64_t polls_ = 0;
   std::vector<netif_rx_counters> removed_per_cpu_;  // see account_removed
 };

@@ -113,7 +113,7 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   links.before = host_links_();
   // After the first view: a removal it reflects is applied before the read.
   std::vector<PollError> errors = apply_removals();
-  auto read = read_maps(links.before);
+  auto read = read_maps(*links.before);
   append(errors, std::move(read.errors));
   if (!read.value) return {std::nullopt, std::move(errors)};
   links.after = host_links_();

@@ -29,7 +29,7 @@ struct PollerOptions : PollStepOptions {
 };
 
 // The current links of the exporter's namespace (LinkWatcher::view).
-using LinkViewSource = std::function<LinkView()>;
+using LinkViewSource = std::function<std::shared_ptr<const LinkView>()>;
 
 // Reads the probe's own cost, given the number of keys the poll found in the
 // per-device map (see BpfStatsReader).

@@ -91,7 +91,7 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
   };
   auto watcher = watcher_in(netns, std::move(options));
   ASSERT_TRUE(watcher);
-  EXPECT_EQ(watcher->view().size(), 1U);  // lo
+  EXPECT_EQ(watcher->view()->size(), 1U);  // lo
   EXPECT_EQ(watcher->resyncs(), 1U);
 
   // veth pairs (no dummy driver needed): 2 * kPairs links.
@@ -123,7 +123,7 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
   ASSERT_TRUE(created);
   const auto names = [&] {
     std::set<std::string> out;
-    for (const auto& [ifindex, link] : watcher->view()) out.insert(link.name);
+    for (const auto& [ifindex, link] : *watcher->view()) out.insert(link.name);
     return out;
   };
   EXPECT_TRUE(eventually([&] { return names() == expected; })) << names().size() << " links";
@@ -148,7 +148,7 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
 
   // Deleted in a burst: every ifindex reported removed, the view back to lo.
   std::set<std::uint32_t> live;
-  for (const auto& [ifindex, link] : watcher->view()) {
+  for (const auto& [ifindex, link] : *watcher->view()) {
     if (link.name != "lo") live.insert(ifindex);
   }
   std::vector<std::string> remove;

@@ -36,8 +36,8 @@ PollStepOptions all_options() {
 // The same links before and after the read.
 HostLinks steady_links(LinkView view) {
   HostLinks links;
-  links.before = view;
-  links.after = std::move(view);
+  links.before = std::make_shared<const LinkView>(std::move(view));
+  links.after = links.before;
   links.ask_kernel = [](std::uint32_t ifindex) -> KernelLinkName {
     ADD_FAILURE() << "asked the kernel about ifindex " << ifindex;
     return {};
@@ -70,8 +70,10 @@ TEST(PollStep, LeavesOutAnIfindexReusedOrRemovedDuringThePoll) {
   MapContents contents;
   contents.device_counters = {device(kHost, 5, 1), device(kHost, 6, 1), device(kHost, 7, 1)};
   HostLinks links = steady_links({});
-  links.before = {{5, {"old", 1}}, {6, {"gone", 2}}, {7, {"renamed", 3}}};
-  links.after = {{5, {"new", 4}}, {7, {"renamed2", 3}}};  // 5 reused, 6 removed, 7 renamed
+  links.before = std::make_shared<const LinkView>(
+      LinkView{{5, {"old", 1}}, {6, {"gone", 2}}, {7, {"renamed", 3}}});
+  links.after = std::make_shared<const LinkView>(
+      LinkView{{5, {"new", 4}}, {7, {"renamed2", 3}}});  // 5 reused, 6 removed, 7 renamed
   const auto result = step.run(contents, links, t0);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"renamed2"}));
   EXPECT_TRUE(result.deletions.empty());  // the link watcher deletes removed devices
@@ -357,7 +359,8 @@ TEST(PollStepHostArray, ASlotReplacedDuringThePollIsLeftOut) {
   MapContents contents;
   contents.host_slots = {device(kHost, 2, 5)};
   HostLinks links = steady_links({{2, {"eth0", 2}}});
-  links.after = {{2, {"eth1", 9}}};  // deleted and re-created meanwhile
+  // Deleted and re-created meanwhile.
+  links.after = std::make_shared<const LinkView>(LinkView{{2, {"eth1", 9}}});
   const auto result = step.run(contents, links, t0);
   EXPECT_TRUE(result.snapshot.devices.empty());
   EXPECT_TRUE(result.deletions.empty());  // the link watcher zeroes the slot

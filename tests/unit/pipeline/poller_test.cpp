@@ -43,7 +43,7 @@ class PollerTest : public ::testing::Test {
     options.host_netns_inum = kHostNetns;
     poller_ = std::make_unique<Poller>(
         MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0}, kCpus), options,
-        [] { return LinkView{}; }, store_, observer_, removals_);
+        [] { return std::make_shared<const LinkView>(); }, store_, observer_, removals_);
     poller_->set_after_success([this] { ++successes_; });
   }
 
