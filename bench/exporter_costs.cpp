@@ -67,11 +67,14 @@ int free_port() {
 
 }  // namespace
 
-std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int repetitions) {
+namespace {
+
+// Poll times of `count` synthetic devices in a probe of `max_devices`.
+Summary poll_time(int count, std::uint32_t max_devices, int repetitions) {
   const auto host = current_netns_inum();
   ProbeOptions options;
   options.host_netns_inum = host.value_or(0);
-  options.max_devices = 16384;
+  options.max_devices = max_devices;
   auto probe = Probe::load(options);
 
   const unsigned cpus = probe->possible_cpus();
@@ -87,34 +90,45 @@ std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int rep
   PollerOptions poller_options;
   poller_options.host_netns_inum = options.host_netns_inum;
   poller_options.max_devices = options.max_devices;
-  // The synthetic devices live in the link view the poller names them from
-  // (as the link watcher would provide it: a copy per call).
-  auto links = std::make_shared<LinkView>();
+  // The synthetic devices live in the link view the poller names them from,
+  // published as the link watcher does: one immutable view until a link
+  // changes.
+  LinkView links;
+  for (int i = 0; i < count; ++i) {
+    // Host-namespace keys at ifindexes no real device has, named by the
+    // synthetic link view, so no entry is deleted.
+    const auto ifindex = static_cast<std::uint32_t>(1000000 + i);
+    links[ifindex] = LinkInfo{"synth" + std::to_string(i), static_cast<std::uint64_t>(i + 1)};
+    const netif_rx_device_key key{options.host_netns_inum, ifindex, 0};
+    if (bpf_map_update_elem(probe->device_counters_fd(), &key, value.data(), BPF_ANY) != 0)
+      throw std::runtime_error("filling the map failed");
+  }
+  auto published = std::make_shared<const LinkView>(std::move(links));
   Poller poller(
-      MapReader(maps_of(*probe), cpus), poller_options, [links] { return *links; }, store, metrics);
+      MapReader(maps_of(*probe), cpus), poller_options, [published] { return published; }, store,
+      metrics);
   poller.set_bpf_stats_source([reader](std::size_t n) { return reader->read(n); });
 
+  std::vector<double> times;
+  poller.poll_once();  // warm
+  for (int i = 0; i < repetitions; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    poller.poll_once();
+    times.push_back(ms_since(start));
+  }
+  return summarize(times);
+}
+
+}  // namespace
+
+std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int repetitions) {
   std::map<int, Summary> out;
-  int inserted = 0;
-  for (int count : device_counts) {
-    for (; inserted < count; ++inserted) {
-      // Host-namespace keys at ifindexes no real device has, named by the
-      // synthetic link view, so no entry is deleted.
-      const auto ifindex = static_cast<std::uint32_t>(1000000 + inserted);
-      (*links)[ifindex] =
-          LinkInfo{"synth" + std::to_string(inserted), static_cast<std::uint64_t>(inserted + 1)};
-      const netif_rx_device_key key{options.host_netns_inum, ifindex, 0};
-      if (bpf_map_update_elem(probe->device_counters_fd(), &key, value.data(), BPF_ANY) != 0)
-        throw std::runtime_error("filling the map failed");
-    }
-    std::vector<double> times;
-    poller.poll_once();  // warm
-    for (int i = 0; i < repetitions; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      poller.poll_once();
-      times.push_back(ms_since(start));
-    }
-    out[count] = summarize(times);
+  for (const int count : device_counts) {
+    // The default map up to 16,384 devices, then the next power of two: a
+    // map sized for its devices, as max_devices would be set.
+    std::uint32_t max_devices = 16384;
+    while (max_devices < static_cast<std::uint32_t>(count)) max_devices *= 2;
+    out[count] = poll_time(count, max_devices, repetitions);
   }
   return out;
 }
