@@ -37,7 +37,7 @@ constexpr int kRequestTimeoutMs = 5000;
 constexpr int kDeferAcceptSeconds = 300;
 // Connections the kernel may hold (deferred or waiting for accept) per
 // listener; Linux caps it at net.core.somaxconn (4096 by default).
-constexpr int kListenBacklog = 4096;
+constexpr int kListenBacklog = 16384;
 // Connections accepted but not yet taken by a worker.
 constexpr int kConnectionQueue = 256;
 
