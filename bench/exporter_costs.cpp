@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,14 +38,14 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }
 
 // One GET over HTTP/1.0; returns the body ("" on failure).
-std::string http_get(int port, const char* path) {
+std::string http_get(int port, const char* path, const char* headers = "") {
   UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<std::uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return "";
-  const std::string request = std::string("GET ") + path + " HTTP/1.0\r\n\r\n";
+  const std::string request = std::string("GET ") + path + " HTTP/1.0\r\n" + headers + "\r\n";
   if (::write(fd.get(), request.data(), request.size()) < 0) return "";
   std::string response;
   char buffer[65536];
@@ -170,10 +171,20 @@ ScrapeCosts scrape_costs(int scrapes) {
     if (line.rfind("VmRSS:", 0) == 0) costs.rss_mib = std::stod(line.substr(6)) / 1024.0;
   }
   costs.latency_ms = summarize(latencies);
+  std::vector<double> gzip_latencies;
+  std::string compressed;
+  for (int i = 0; i < std::max(scrapes / 10, 1); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    compressed = http_get(port, "/metrics", "Accept-Encoding: gzip\r\n");
+    gzip_latencies.push_back(ms_since(start));
+  }
+  costs.gzip_latency_ms = summarize(gzip_latencies);
   ::kill(pid, SIGTERM);
   int wstatus = 0;
   ::waitpid(pid, &wstatus, 0);
   if (body.empty()) throw std::runtime_error("the exporter did not answer /metrics");
+  if (compressed.rfind("\x1f\x8b", 0) != 0)
+    throw std::runtime_error("the exporter did not answer /metrics with gzip when asked");
   return costs;
 }
 

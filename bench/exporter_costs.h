@@ -15,12 +15,13 @@ namespace netif_rx::bench {
 std::map<int, Summary> poll_times(const std::vector<int>& device_counts, int repetitions);
 
 struct ScrapeCosts {
-  double rss_mib = 0;  // VmRSS after the scrapes
-  Summary latency_ms;  // per /metrics request over HTTP
-  int series = 0;      // lines of netif_rx_packets_total in the last scrape
+  double rss_mib = 0;       // VmRSS after the scrapes
+  Summary latency_ms;       // per /metrics request over HTTP
+  Summary gzip_latency_ms;  // the same with Accept-Encoding: gzip, after the RSS was read
+  int series = 0;           // lines of netif_rx_packets_total in the last scrape
 };
 // Starts the real exporter (default configuration: bpf_stats sampled) and
-// scrapes /metrics `scrapes` times.
+// scrapes /metrics `scrapes` times, then `scrapes` / 10 times with gzip.
 ScrapeCosts scrape_costs(int scrapes);
 
 }  // namespace netif_rx::bench

@@ -7,6 +7,7 @@
 
 #include "metrics/bpf_exposition.h"
 #include "metrics/exposition.h"
+#include "web/gzip_body.h"
 
 namespace netif_rx::bench {
 namespace {
@@ -19,12 +20,14 @@ class MedianCapture : public benchmark::BenchmarkReporter {
       if (run.run_type != Run::RT_Aggregate || run.aggregate_name != "median") continue;
       const std::string name = run.benchmark_name();
       const auto slash = name.find('/');
+      auto& medians = name.rfind("render_serialize_gzip", 0) == 0 ? times.gzip : times.plain;
       medians[std::stoi(name.substr(slash + 1))] = run.GetAdjustedRealTime();
     }
   }
-  std::map<int, double> medians;
+  RenderTimes times;
 };
 
+template <bool kGzip>
 void render_and_serialize(benchmark::State& state) {
   const Snapshot snapshot = synthetic_snapshot(static_cast<int>(state.range(0)));
   const RenderOptions options{true, false};
@@ -32,7 +35,8 @@ void render_and_serialize(benchmark::State& state) {
   for (auto _ : state) {
     auto families = render_snapshot(snapshot, options);
     for (auto& family : render_bpf_stats(snapshot.bpf)) families.push_back(std::move(family));
-    const std::string text = prometheus::TextSerializer().Serialize(families);
+    std::string text = prometheus::TextSerializer().Serialize(families);
+    if constexpr (kGzip) text = gzip_compress(text);
     bytes = text.size();
     benchmark::DoNotOptimize(text.data());
   }
@@ -63,9 +67,15 @@ Snapshot synthetic_snapshot(int series) {
   return snapshot;
 }
 
-std::map<int, double> run_render_benchmarks(int argc, char** argv) {
+RenderTimes run_render_benchmarks(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  benchmark::RegisterBenchmark("render_serialize", render_and_serialize)
+  benchmark::RegisterBenchmark("render_serialize", render_and_serialize<false>)
+      ->Arg(1000)
+      ->Arg(100000)
+      ->Unit(benchmark::kMillisecond)
+      ->Repetitions(15)
+      ->ReportAggregatesOnly(true);
+  benchmark::RegisterBenchmark("render_serialize_gzip", render_and_serialize<true>)
       ->Arg(1000)
       ->Arg(100000)
       ->Unit(benchmark::kMillisecond)
@@ -73,7 +83,7 @@ std::map<int, double> run_render_benchmarks(int argc, char** argv) {
       ->ReportAggregatesOnly(true);
   MedianCapture capture;
   benchmark::RunSpecifiedBenchmarks(&capture);
-  return capture.medians;
+  return capture.times;
 }
 
 }  // namespace netif_rx::bench

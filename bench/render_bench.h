@@ -13,7 +13,12 @@ namespace netif_rx::bench {
 // bytes line).
 Snapshot synthetic_snapshot(int series);
 
-// Median wall-clock milliseconds of render + serialize, by series count.
-std::map<int, double> run_render_benchmarks(int argc, char** argv);
+// Median wall-clock milliseconds of render + serialize, by series count:
+// the text as is, and gzipped as a client that accepts gzip gets it.
+struct RenderTimes {
+  std::map<int, double> plain;
+  std::map<int, double> gzip;
+};
+RenderTimes run_render_benchmarks(int argc, char** argv);
 
 }  // namespace netif_rx::bench

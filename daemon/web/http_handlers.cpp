@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "util/log.h"
+#include "web/gzip_body.h"
 #include "web/web_config_watcher.h"
 
 namespace netif_rx {
@@ -79,7 +80,7 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
     } else if (request == nullptr || request->local_uri == nullptr || path_ != request->local_uri) {
       response = {404, "text/plain; charset=utf-8", "not found\n"};
     } else {
-      response = respond(conn);
+      response = respond(conn, headers);
     }
   } catch (const std::exception& e) {
     log::error("HTTP handler failed", {{"err", e.what()}});
@@ -102,9 +103,17 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
   return true;
 }
 
-MetricsHandler::Response MetricsHandler::respond(mg_connection*) {
-  return {200, "text/plain; version=0.0.4; charset=utf-8",
-          render_thread_.run([this] { return render(); })};
+MetricsHandler::Response MetricsHandler::respond(mg_connection* conn, std::string& headers) {
+  // Compressed where the client accepts it (Prometheus does), on the render
+  // thread too: zlib's buffers are that thread's.
+  const bool gzip = accepts_gzip(mg_get_header(conn, "Accept-Encoding"));
+  std::string body = render_thread_.run([this, gzip] {
+    std::string text = render();
+    return gzip ? gzip_compress(text) : text;
+  });
+  headers += "Vary: Accept-Encoding\r\n";
+  if (gzip) headers += "Content-Encoding: gzip\r\n";
+  return {200, "text/plain; version=0.0.4; charset=utf-8", std::move(body)};
 }
 
 std::string MetricsHandler::render() const {

@@ -42,7 +42,8 @@ class ReadOnlyHandler : public CivetHandler {
     std::string content_type = "text/plain; charset=utf-8";
     std::string body;
   };
-  virtual Response respond(mg_connection* conn) = 0;
+  // The answer; header lines of its own (each ending in CRLF) go to `headers`.
+  virtual Response respond(mg_connection* conn, std::string& headers) = 0;
 
  private:
   bool serve(mg_connection* conn, bool with_body, bool allowed_method);
@@ -61,7 +62,7 @@ class MetricsHandler final : public ReadOnlyHandler {
       : ReadOnlyHandler(std::move(path)), collectables_(std::move(collectables)) {}
 
  protected:
-  Response respond(mg_connection* conn) override;
+  Response respond(mg_connection* conn, std::string& headers) override;
 
  private:
   std::string render() const;
@@ -79,7 +80,7 @@ class TextHandler final : public ReadOnlyHandler {
   using ReadOnlyHandler::Response;
 
  protected:
-  Response respond(mg_connection*) override { return producer_(); }
+  Response respond(mg_connection*, std::string&) override { return producer_(); }
 
  private:
   Producer producer_;

@@ -7,7 +7,7 @@ set -uo pipefail
 binary=$1
 source_dir=$2
 source "$source_dir/tests/lib/checks.sh"
-require_tools curl promtool setpriv python3
+require_tools curl promtool setpriv python3 gzip
 require_root
 
 # expect_failure NAME EXIT_CODE PATTERN -- ARGS...: the binary must exit with
@@ -68,6 +68,17 @@ status() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 [[ $(status "http://127.0.0.1:$port/nope") == 404 ]] && pass "unknown path 404" || fail "unknown path not 404"
 [[ $(status -X POST "http://127.0.0.1:$port/metrics") == 405 ]] && pass "POST /metrics 405" || fail "POST not 405"
 [[ $(status -I "http://127.0.0.1:$port/metrics") == 200 ]] && pass "HEAD /metrics 200" || fail "HEAD /metrics"
+# Accept-Encoding: gzip (as Prometheus sends it): a gzip body of the same exposition.
+headers=$(curl -s -D - -o "$work/metrics.gz" -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/metrics")
+if grep -qi '^Content-Encoding: gzip' <<<"$headers" && gzip -t "$work/metrics.gz" 2>/dev/null \
+   && gzip -dc "$work/metrics.gz" | promtool check metrics >/dev/null 2>&1 \
+   && gzip -dc "$work/metrics.gz" | grep -q '^# TYPE netif_rx_packets_total counter'; then
+  pass "/metrics gzip-compressed when asked"
+else
+  fail "/metrics with Accept-Encoding: gzip: $(head -c 300 <<<"$headers")"
+fi
+grep -qi '^Content-Encoding' < <(curl -s -D - -o /dev/null "http://127.0.0.1:$port/metrics") \
+  && fail "/metrics compressed without Accept-Encoding" || pass "/metrics plain without Accept-Encoding"
 
 # --- Bad input, each with its one line. ---
 expect_failure "port in use" 1 "cannot listen on 127.0.0.1:$port: Address already in use.*--web.listen-address" \

@@ -1,0 +1,98 @@
+#include "web/gzip_body.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <stdexcept>
+
+namespace netif_rx {
+namespace {
+
+// deflateInit2's windowBits for a gzip wrapper around a 32 KiB window.
+constexpr int kGzipWindowBits = 15 + 16;
+constexpr int kMemoryLevel = 8;
+// Level 1: a text exposition shrinks about as much as at level 6, several
+// times faster.
+constexpr int kLevel = 1;
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// Whether the parameters of one coding (after its name) say q=0.
+bool refused(std::string_view parameters) {
+  while (!parameters.empty()) {
+    const auto semicolon = parameters.find(';');
+    const std::string_view parameter = trim(parameters.substr(0, semicolon));
+    parameters = semicolon == std::string_view::npos ? std::string_view{}
+                                                     : parameters.substr(semicolon + 1);
+    if (parameter.size() < 2 || std::tolower(static_cast<unsigned char>(parameter[0])) != 'q' ||
+        parameter[1] != '=')
+      continue;
+    const std::string_view value = trim(parameter.substr(2));
+    // q=0, q=0.0, q=0.00, q=0.000: refused; anything else accepts.
+    return !value.empty() && value.front() == '0' &&
+           value.find_first_not_of("0.", 0) == std::string_view::npos;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool accepts_gzip(const char* accept_encoding) {
+  if (accept_encoding == nullptr) return false;
+  // gzip named explicitly decides; otherwise `*` does.
+  bool named = false;
+  bool named_accepted = false;
+  bool any_accepted = false;
+  std::string_view rest(accept_encoding);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view coding = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    const auto semicolon = coding.find(';');
+    const std::string_view name = trim(coding.substr(0, semicolon));
+    const std::string_view parameters =
+        semicolon == std::string_view::npos ? std::string_view{} : coding.substr(semicolon + 1);
+    if (equals_ignoring_case(name, "gzip")) {
+      named = true;
+      named_accepted = named_accepted || !refused(parameters);
+    } else if (name == "*") {
+      any_accepted = any_accepted || !refused(parameters);
+    }
+  }
+  return named ? named_accepted : any_accepted;
+}
+
+std::string gzip_compress(std::string_view text) {
+  if (text.size() > UINT_MAX) throw std::runtime_error("gzip: body too large");
+  z_stream stream{};
+  if (deflateInit2(&stream, kLevel, Z_DEFLATED, kGzipWindowBits, kMemoryLevel,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    throw std::runtime_error("gzip: deflateInit2 failed");
+  }
+  std::string out(deflateBound(&stream, static_cast<uLong>(text.size())), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  stream.avail_in = static_cast<uInt>(text.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&stream, Z_FINISH);
+  const auto written = static_cast<std::size_t>(stream.total_out);
+  deflateEnd(&stream);
+  if (rc != Z_STREAM_END) throw std::runtime_error("gzip: deflate did not finish");
+  out.resize(written);
+  return out;
+}
+
+}  // namespace netif_rx
