@@ -69,18 +69,15 @@ Snapshot synthetic_snapshot(int series) {
 
 RenderTimes run_render_benchmarks(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  benchmark::RegisterBenchmark("render_serialize", render_and_serialize<false>)
-      ->Arg(1000)
-      ->Arg(100000)
-      ->Unit(benchmark::kMillisecond)
-      ->Repetitions(15)
-      ->ReportAggregatesOnly(true);
-  benchmark::RegisterBenchmark("render_serialize_gzip", render_and_serialize<true>)
-      ->Arg(1000)
-      ->Arg(100000)
-      ->Unit(benchmark::kMillisecond)
-      ->Repetitions(15)
-      ->ReportAggregatesOnly(true);
+  for (auto* registered :
+       {benchmark::RegisterBenchmark("render_serialize", render_and_serialize<false>),
+        benchmark::RegisterBenchmark("render_serialize_gzip", render_and_serialize<true>)}) {
+    registered->Arg(1000)
+        ->Arg(100000)
+        ->Unit(benchmark::kMillisecond)
+        ->Repetitions(15)
+        ->ReportAggregatesOnly(true);
+  }
   MedianCapture capture;
   benchmark::RunSpecifiedBenchmarks(&capture);
   return capture.times;
