@@ -35,8 +35,8 @@ bool refused(std::string_view parameters) {
   while (!parameters.empty()) {
     const auto semicolon = parameters.find(';');
     const std::string_view parameter = trim(parameters.substr(0, semicolon));
-    parameters = semicolon == std::string_view::npos ? std::string_view{}
-                                                     : parameters.substr(semicolon + 1);
+    parameters =
+        semicolon == std::string_view::npos ? std::string_view{} : parameters.substr(semicolon + 1);
     if (parameter.size() < 2 || std::tolower(static_cast<unsigned char>(parameter[0])) != 'q' ||
         parameter[1] != '=')
       continue;
