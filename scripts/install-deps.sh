@@ -40,6 +40,9 @@ packages=(
   mmdebstrap
   # make image and the container test: podman (with runc) and buildah
   podman buildah runc
+  # arm64: the cross build's linker (clang is the compiler; the sysroot comes from mmdebstrap),
+  # and the arm64 guest of the kernel matrix
+  lld qemu-system-arm
 )
 
 if [[ "${1:-}" == "--build" ]]; then
