@@ -112,15 +112,15 @@ install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
 
 # The Debian package, with dpkg-buildpackage and debhelper (debian/), checked by
-# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb.
+# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb. ARCH=arm64 cross-builds it.
 deb: deps
-	@bash scripts/build-deb.sh $(DEB_DIR)
+	@bash scripts/build-deb.sh $(DEB_DIR) $(ARCH)
 
 # The OCI image from packaging/container/Containerfile with podman, on a base
 # built from Debian's archive (no registry): localhost/netif-rx-exporter:<version>
-# and :latest.
+# and :latest. ARCH=arm64: :<version>-arm64 and :latest-arm64, from the cross build.
 image: deps
-	@bash scripts/build-image.sh
+	@bash scripts/build-image.sh $(ARCH)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -41,8 +41,10 @@ packages=(
   # make image and the container test: podman (with runc) and buildah
   podman buildah runc
   # arm64: the cross build's linker (clang is the compiler; the sysroot comes from mmdebstrap),
-  # and the arm64 guest of the kernel matrix
-  lld qemu-system-arm
+  # strip and objcopy for make deb ARCH=arm64 (binutils-aarch64-linux-gnu),
+  # the arm64 guest of the kernel matrix, and arm64 programs run on this machine (make deb and
+  # make image ARCH=arm64)
+  lld binutils-aarch64-linux-gnu qemu-system-arm qemu-user-static binfmt-support arch-test
 )
 
 if [[ "${1:-}" == "--build" ]]; then
