@@ -50,6 +50,7 @@ struct AttributionConfig {
   std::vector<std::string> bundle_roots{"/run/containerd/io.containerd.runtime.v2.task/k8s.io",
                                         "/run/k3s/containerd/io.containerd.runtime.v2.task/k8s.io",
                                         "/run/containers/storage/overlay-containers",
+                                        "/var/lib/containers/storage/overlay-containers",
                                         "/var/lib/docker/containers"};
   std::string proc_root = "/proc";  // processes, and <proc_root>/1/mountinfo
   std::string pod_logs_root = "/var/log/pods";

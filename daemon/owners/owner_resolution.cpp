@@ -1,5 +1,7 @@
 #include "owners/owner_resolution.h"
 
+#include <optional>
+
 namespace netif_rx {
 namespace {
 
@@ -17,6 +19,25 @@ void name_pod(NetnsOwner& owner, const NodeScan& scan) {
       return;
     }
   }
+}
+
+// The podman container that owns a namespace whose processes are podman's:
+// each process's container stands for its pod's infra container.
+std::optional<NetnsOwner> libpod_owner(std::uint32_t inum, const NodeScan& scan) {
+  const auto ids = scan.processes.libpod_ids.find(inum);
+  if (ids == scan.processes.libpod_ids.end()) return std::nullopt;
+  std::optional<NetnsOwner> owner;
+  for (const std::string& id : ids->second) {
+    const auto named = scan.bundles.libpod_owners.find(id);
+    if (named == scan.bundles.libpod_owners.end()) continue;
+    if (owner && owner->container != named->second) {
+      return NetnsOwner{OwnerKind::ambiguous, {}, {}, {}, {}, {}};
+    }
+    owner = NetnsOwner{};
+    owner->kind = OwnerKind::container;
+    owner->container = named->second;
+  }
+  return owner;
 }
 
 }  // namespace
@@ -39,6 +60,8 @@ NetnsOwner resolve_owner(std::uint32_t inum, const NodeScan& scan) {
       owner.pod_uid = uids->second.front();
       name_pod(owner, scan);
     }
+  } else if (auto podman = libpod_owner(inum, scan)) {
+    owner = std::move(*podman);
   } else if (named != scan.named.end()) {
     owner.kind = OwnerKind::named;
   }

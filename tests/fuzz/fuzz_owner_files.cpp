@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "owners/libpod_cgroup.h"
 #include "owners/nsfs_mounts.h"
 #include "owners/pod_logs.h"
 #include "owners/pod_uid.h"
@@ -13,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)netif_rx::parse_nsfs_mounts(text);
   (void)netif_rx::pod_uids_in_cgroup(text);
   (void)netif_rx::parse_pod_log_folder(text);
+  (void)netif_rx::libpod_container_in_cgroup(text);
   (void)netif_rx::parse_net_link(text);
   return 0;
 }
