@@ -29,8 +29,8 @@ const std::string kStorageRoot = "/var/lib/containers/storage/overlay-containers
 
 // podman as the other tests run it (tests/fleet): runc, cgroupfs.
 std::vector<std::string> podman(const std::string& conf, std::vector<std::string> args) {
-  std::vector<std::string> argv{"env", "CONTAINERS_CONF=" + conf, "podman", "--runtime", "runc",
-                                "--cgroup-manager", "cgroupfs"};
+  std::vector<std::string> argv{"env",  "CONTAINERS_CONF=" + conf, "podman",  "--runtime",
+                                "runc", "--cgroup-manager",        "cgroupfs"};
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }
@@ -71,9 +71,9 @@ class PodmanPod : public ::testing::Test {
   std::string pause_image() {
     (void)run_command(podman(conf_, {"pod", "create", "--name", name_ + "-warm"}));
     (void)run_command(podman(conf_, {"pod", "rm", "-f", "-t", "0", name_ + "-warm"}));
-    const CommandResult images = run_command(
-        podman(conf_, {"images", "--format", "{{.Repository}}:{{.Tag}}", "--filter",
-                       "reference=localhost/podman-pause"}));
+    const CommandResult images =
+        run_command(podman(conf_, {"images", "--format", "{{.Repository}}:{{.Tag}}", "--filter",
+                                   "reference=localhost/podman-pause"}));
     return trimmed(images.output.substr(0, images.output.find('\n')));
   }
 
@@ -115,10 +115,8 @@ TEST_F(PodmanPod, KubePlayPodIsNamedByPodmansOwnData) {
   const std::string netns = std::to_string(netns_inode(name_));
   ASSERT_EQ(send_udp(name_, 0, "127.0.0.1", kDatagrams, 10), kDatagrams);
 
-  const Labels info{{"netns", netns},
-                    {"kind", "container"},
-                    {"container", infra_name},
-                    {"netns_name", name_}};
+  const Labels info{
+      {"netns", netns}, {"kind", "container"}, {"container", infra_name}, {"netns_name", name_}};
   const Labels lo{{"netns", netns}, {"device", "lo"}};
   const Series series = scrape_until(
       exporter,

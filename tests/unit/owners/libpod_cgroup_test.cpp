@@ -11,11 +11,12 @@ const std::string kId = "3a7580ad035476514d734ece055fadda8631876816a3f0565cba065
 
 TEST(LibpodCgroup, EveryManagerAndVersion) {
   // cgroupfs manager, a pod's container, v2 (as podman 4.3 wrote it here)
-  EXPECT_EQ(libpod_container_in_cgroup(
-                "0::/libpod_parent/750bfa34b0edbfadf6300ba72667728456c7ea061295a86ffd31669af7590d13/"
-                "libpod-" +
-                kId + "\n"),
-            kId);
+  EXPECT_EQ(
+      libpod_container_in_cgroup(
+          "0::/libpod_parent/750bfa34b0edbfadf6300ba72667728456c7ea061295a86ffd31669af7590d13/"
+          "libpod-" +
+          kId + "\n"),
+      kId);
   // systemd manager, v1 lines, behind a cgroup namespace's prefix
   EXPECT_EQ(libpod_container_in_cgroup("12:pids:/machine.slice/libpod-" + kId +
                                        ".scope\n0::/../../machine.slice/libpod-" + kId +
