@@ -54,7 +54,8 @@ struct AttributionConfig {
                                         "/var/lib/docker/containers"};
   std::string proc_root = "/proc";  // processes, and <proc_root>/1/mountinfo
   std::string pod_logs_root = "/var/log/pods";
-  bool processes = true;  // scan <proc_root>/<pid>/{ns/net,cgroup}
+  std::string machines_root = "/run/systemd/machines";  // systemd-machined's registry
+  bool processes = true;                                // scan <proc_root>/<pid>/{ns/net,cgroup}
   std::uint32_t max_namespaces = 4096;
   std::uint32_t max_processes = 65536;
   // Copies the owner's namespace and pod labels onto the data families.

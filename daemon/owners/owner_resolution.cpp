@@ -51,6 +51,8 @@ NetnsOwner resolve_owner(std::uint32_t inum, const NodeScan& scan) {
   const auto named = scan.named.find(inum);
   if (const auto it = scan.bundles.owners.find(inum); it != scan.bundles.owners.end()) {
     owner = it->second;
+  } else if (const auto machine = scan.machines.find(inum); machine != scan.machines.end()) {
+    owner = machine->second;
   } else if (const auto uids = scan.processes.pod_uids.find(inum);
              uids != scan.processes.pod_uids.end() && !uids->second.empty()) {
     if (uids->second.size() > 1) {
