@@ -103,6 +103,11 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
 }
 
 MetricsHandler::Response MetricsHandler::respond(mg_connection*) {
+  if (unavailable_) {
+    if (std::string why = unavailable_(); !why.empty()) {
+      return {503, "text/plain; charset=utf-8", std::move(why)};
+    }
+  }
   std::vector<prometheus::MetricFamily> families;
   for (const auto& collectable : collectables_) {
     auto collected = collectable->Collect();

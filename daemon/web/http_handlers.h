@@ -50,18 +50,23 @@ class ReadOnlyHandler : public CivetHandler {
   bool open_to_probes_ = false;
 };
 
-// The exposition of every collectable, in the text format.
+// The exposition of every collectable, in the text format; while
+// `unavailable` returns a text, 503 with that text instead.
 class MetricsHandler final : public ReadOnlyHandler {
  public:
   MetricsHandler(std::string path,
-                 std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
-      : ReadOnlyHandler(std::move(path)), collectables_(std::move(collectables)) {}
+                 std::vector<std::shared_ptr<prometheus::Collectable>> collectables,
+                 std::function<std::string()> unavailable)
+      : ReadOnlyHandler(std::move(path)),
+        collectables_(std::move(collectables)),
+        unavailable_(std::move(unavailable)) {}
 
  protected:
   Response respond(mg_connection* conn) override;
 
  private:
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+  std::function<std::string()> unavailable_;
 };
 
 // A fixed answer, or one computed by a callback (health, readiness, landing page).
