@@ -71,7 +71,8 @@ if [[ ${#cross[@]} -gt 0 ]]; then
   mkdir -p "$built/build"
   aarch64-linux-gnu-strip --strip-unneeded -o "$built/build/netif_rx_exporter" "$source_dir/build/$arch/netif_rx_exporter" ||
     die "strip failed (Debian package binutils-aarch64-linux-gnu)"
-  cp "$source_dir/build/$arch/libnetif_rx_civetweb_tls.so" "$built/build/"
+  cp "$source_dir/build/$arch/libnetif_rx_civetweb_tls.so" "$source_dir/build/$arch/libnetif_rx_civetweb_crypto.so" \
+    "$built/build/"
   cross+=(--build-context "build=$built")
 fi
 
