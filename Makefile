@@ -4,6 +4,7 @@
 #   make unit   the inner loop: the unit tests alone, no privileges needed
 #   make bench  the overhead benchmark (not part of make test)
 #   make stress the HTTP front under hostile clients (not part of make test)
+#   make cross ARCH=arm64   the exporter cross-built for arm64 (docs/arm64.md)
 BUILD_DIR      ?= build
 TEST_BUILD_DIR ?= build/test
 JOBS           ?= $(shell nproc)
@@ -15,6 +16,9 @@ DESTDIR        ?=
 
 FUZZ_SECONDS   ?= 300
 DEB_DIR        ?= build/deb
+# The Debian architecture to build for: this machine's, or arm64 (cross build) for
+# make cross, make deb and make image.
+ARCH           ?= $(shell dpkg --print-architecture)
 
 # Where ccache is installed (install-deps installs it), every build of the tree
 # goes through it; paths are taken relative to the tree, so another checkout
@@ -26,7 +30,7 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 endif
 
-.PHONY: all deps build run test test-build unit tidy format format-check mixin bench stress fuzz install deb image clean
+.PHONY: all deps build cross run test test-build unit tidy format format-check mixin bench stress fuzz install deb image clean
 
 all: build
 
@@ -37,6 +41,11 @@ build: deps
 	@cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF \
 	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target netif_rx_exporter netif_rx_civetweb_tls
+
+# A release build for another architecture (ARCH=arm64) in build/ARCH, with clang and lld against
+# Debian's packages of that architecture in a cached sysroot (scripts/arm64-sysroot.sh).
+cross: deps
+	@bash scripts/cross-build.sh $(ARCH) $(BUILD_DIR)/$(ARCH)
 
 run: build
 	$(BUILD_DIR)/netif_rx_exporter $(RUN_ARGS)
@@ -105,15 +114,15 @@ install: build
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
 
 # The Debian package, with dpkg-buildpackage and debhelper (debian/), checked by
-# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb.
+# lintian: build/deb/netif-rx-exporter_<version>_<arch>.deb. ARCH=arm64 cross-builds it.
 deb: deps
-	@bash scripts/build-deb.sh $(DEB_DIR)
+	@bash scripts/build-deb.sh $(DEB_DIR) $(ARCH)
 
 # The OCI image from packaging/container/Containerfile with podman, on a base
 # built from Debian's archive (no registry): localhost/netif-rx-exporter:<version>
-# and :latest.
+# and :latest. ARCH=arm64: :<version>-arm64 and :latest-arm64, from the cross build.
 image: deps
-	@bash scripts/build-image.sh
+	@bash scripts/build-image.sh $(ARCH)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -25,6 +25,7 @@
 #include "kernel_programs.h"
 #include "map_memory.h"
 #include "oneliner.h"
+#include "owner_scan_bench.h"
 #include "probe/bpf_stats_data.h"
 #include "probe/probe.h"
 #include "render_bench.h"
@@ -318,6 +319,7 @@ struct ExporterCosts {
   std::map<int, Summary> polls;  // by device count
   RenderTimes render;            // by series count
   ScrapeCosts scrape;
+  OwnerScanCost owner_scan;
 };
 
 ExporterCosts measure_exporter_costs(std::vector<char*>& benchmark_args, int scrapes) {
@@ -327,6 +329,7 @@ ExporterCosts measure_exporter_costs(std::vector<char*>& benchmark_args, int scr
   int bench_argc = static_cast<int>(benchmark_args.size());
   out.render = run_render_benchmarks(bench_argc, benchmark_args.data());
   out.scrape = scrape_costs(scrapes);
+  out.owner_scan = owner_scan_cost(15);
   return out;
 }
 
@@ -477,6 +480,13 @@ void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int s
                   fmt(scrape.gzip_latency_ms.median, 3), spread(scrape.gzip_latency_ms, 3), ""});
   rows.push_back({"(4) RSS MiB after " + std::to_string(scrapes) + " scrapes",
                   fmt(scrape.rss_mib, 1), "", "<= 16 MiB: " + verdict(scrape.rss_mib, 16)});
+  const OwnerScanCost& owners = costs.owner_scan;
+  rows.push_back({"(4) attribution: process scan ms, " + std::to_string(owners.processes) +
+                      " processes (1000 in 10 pod namespaces)" +
+                      (owners.every_pod_found ? "" : ", PODS MISSED"),
+                  fmt(owners.ms.median, 3), spread(owners.ms, 3),
+                  "<= 100 ms (1/10 of poll_interval): " +
+                      verdict(owners.every_pod_found ? owners.ms.median : NAN, 100)});
 }
 
 // Rows (5): what the verifier and the JIT left of the programs.

@@ -2,15 +2,28 @@
 # make deb: builds the Debian package with Debian's tooling (dpkg-buildpackage,
 # debhelper) from a copy of the source tree under OUT_DIR, so that nothing is
 # written into the source tree or beside it, then runs lintian on it.
-#   build-deb.sh OUT_DIR
+#   build-deb.sh OUT_DIR [ARCH]
+# ARCH (default: this machine's) arm64 on another machine: a cross build with clang against
+# Debian's arm64 packages in a sysroot (scripts/arm64-sysroot.sh), see debian/rules.
 # Prints the .deb's path last. Exit status 1 on a build failure or a lintian error.
 set -euo pipefail
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-out_dir=$(mkdir -p "${1:?usage: build-deb.sh OUT_DIR}" && cd "$1" && pwd)
+out_dir=$(mkdir -p "${1:?usage: build-deb.sh OUT_DIR [ARCH]}" && cd "$1" && pwd)
 version=$(dpkg-parsechangelog -l "$source_dir/debian/changelog" -S Version)
 package=$(dpkg-parsechangelog -l "$source_dir/debian/changelog" -S Source)
-arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+build_arch=$(dpkg --print-architecture)
+arch=${2:-$build_arch}
+cross=()
+if [[ $arch != "$build_arch" ]]; then
+  [[ $arch == arm64 ]] || { echo "build-deb: ARCH=$arch is not supported (arm64 is)" >&2; exit 1; }
+  sysroot=$(bash "$source_dir/scripts/arm64-sysroot.sh")
+  # help2man runs the arm64 binary: qemu-user through binfmt_misc.
+  bash "$source_dir/scripts/arm64-binfmt.sh"
+  export NETIF_RX_SYSROOT=$sysroot CC=clang CXX=clang++
+  # -d: the arm64 build dependencies are in the sysroot, not installed on this machine.
+  cross=(-a "$arch" -d)
+fi
 tree="$out_dir/src/$package-$version"
 
 # The files git tracks (and new ones it would track), as they are in the
@@ -28,7 +41,7 @@ fi
 echo "build-deb: dpkg-buildpackage in $tree"
 # No -dbgsym package: it is for an archive's debug service, and costs a third of the build.
 (cd "$tree" && DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} noautodbgsym ${DEB_BUILD_OPTIONS:-}" \
-  dpkg-buildpackage -us -uc -b >"$out_dir/dpkg-buildpackage.log" 2>&1) || {
+  dpkg-buildpackage -us -uc -b "${cross[@]}" >"$out_dir/dpkg-buildpackage.log" 2>&1) || {
   tail -n 30 "$out_dir/dpkg-buildpackage.log" >&2
   echo "build-deb: dpkg-buildpackage failed; the whole log: $out_dir/dpkg-buildpackage.log" >&2
   exit 1

@@ -4,6 +4,12 @@
 # podman import as localhost/debian:bookworm and localhost/debian:bookworm-slim).
 # Tags localhost/netif-rx-exporter:<version> and :latest; prints the image's size.
 # The base's tarball is cached in $NETIF_RX_CACHE (default ~/.cache/netif_rx_exporter)/container.
+#   build-image.sh [ARCH]
+# ARCH arm64 (on another machine): the image for arm64 servers, tagged :<version>-arm64 and
+# :latest-arm64, on an arm64 base (localhost/arm64/debian:*). Its build stage is not run: the
+# exporter comes from the cross build (scripts/cross-build.sh, stripped), given to the
+# Containerfile as the build context named "build", which takes the build stage's place; the
+# runtime stage's RUN steps run the arm64 image's own programs under qemu-user (binfmt_misc).
 set -euo pipefail
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,17 +25,29 @@ for tool in podman mmdebstrap runc; do
   command -v "$tool" >/dev/null || die "$tool is missing (scripts/install-deps.sh installs it)"
 done
 [[ -n "$version" ]] || die "no version in CMakeLists.txt"
+native=$(dpkg --print-architecture)
+arch=${1:-$native}
+registry=localhost  # where the Containerfile's debian:* bases are
+suffix=""           # of the base's tarball and of the image's tags
+cross=()
+if [[ $arch != "$native" ]]; then
+  [[ $arch == arm64 ]] || die "ARCH=$arch is not supported (arm64 is)"
+  bash "$source_dir/scripts/arm64-binfmt.sh" || die "arm64 programs cannot run here (above)"
+  registry=localhost/$arch
+  suffix=-$arch
+  cross=(--arch "$arch")
+fi
 
 # 1. The base: a minimal bookworm from Debian's archive, without documentation (the "slim"
 #    flavour), imported under the names the Containerfile's stages use.
 # mmdebstrap converts to merged /usr with the usrmerge package, which brings perl (~50 MB);
 # neither is needed afterwards.
-base_tar="$cache/debian-bookworm-slim-v2.tar"
+base_tar="$cache/debian-bookworm-slim-v2$suffix.tar"
 if [[ ! -s "$base_tar" ]]; then
   mkdir -p "$cache"
   rm -rf "$base_tar.partial"
-  echo "build-image: mmdebstrap bookworm (minbase, no documentation)"
-  mmdebstrap --quiet --variant=minbase --format=tar \
+  echo "build-image: mmdebstrap bookworm $arch (minbase, no documentation)"
+  mmdebstrap --quiet --variant=minbase --format=tar --arch="$arch" \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
@@ -39,16 +57,29 @@ if [[ ! -s "$base_tar" ]]; then
   mv "$base_tar.partial" "$base_tar"
 fi
 stamp=$(sha256sum "$base_tar" | cut -c1-12)
-if [[ "$("${podman[@]}" image inspect --format '{{index .Labels "netif_rx.base"}}' localhost/debian:bookworm 2>/dev/null)" != "$stamp" ]]; then
-  "${podman[@]}" import --change "LABEL netif_rx.base=$stamp" --change 'CMD ["/bin/bash"]' \
-    "$base_tar" localhost/debian:bookworm >/dev/null || die "podman import failed"
-  "${podman[@]}" tag localhost/debian:bookworm localhost/debian:bookworm-slim
+if [[ "$("${podman[@]}" image inspect --format '{{index .Labels "netif_rx.base"}}' "$registry/debian:bookworm" 2>/dev/null)" != "$stamp" ]]; then
+  "${podman[@]}" import --arch "$arch" --change "LABEL netif_rx.base=$stamp" --change 'CMD ["/bin/bash"]' \
+    "$base_tar" "$registry/debian:bookworm" >/dev/null || die "podman import failed"
+  "${podman[@]}" tag "$registry/debian:bookworm" "$registry/debian:bookworm-slim"
+fi
+
+# The cross build, stripped as the build stage strips, where the build stage would find it.
+if [[ ${#cross[@]} -gt 0 ]]; then
+  bash "$source_dir/scripts/cross-build.sh" "$arch" "$source_dir/build/$arch" || die "the cross build failed"
+  built="$source_dir/build/$arch-image-context"
+  rm -rf "$built"
+  mkdir -p "$built/build"
+  aarch64-linux-gnu-strip --strip-unneeded -o "$built/build/netif_rx_exporter" "$source_dir/build/$arch/netif_rx_exporter" ||
+    die "strip failed (Debian package binutils-aarch64-linux-gnu)"
+  cp "$source_dir/build/$arch/libnetif_rx_civetweb_tls.so" "$source_dir/build/$arch/libnetif_rx_civetweb_crypto.so" \
+    "$built/build/"
+  cross+=(--build-context "build=$built")
 fi
 
 # 2. The image.
 started=$(date +%s)
 "${podman[@]}" build "${limits[@]}" --network host --layers \
-  --build-arg BASE_REGISTRY=localhost -f "$source_dir/packaging/container/Containerfile" \
-  -t "$image:$version" -t "$image:latest" "$source_dir" || die "podman build failed"
-size=$("${podman[@]}" image inspect --format '{{.Size}}' "$image:$version")
-echo "build-image: $image:$version and :latest, $((size / 1024 / 1024)) MiB, built in $(($(date +%s) - started)) s"
+  --build-arg BASE_REGISTRY="$registry" -f "$source_dir/packaging/container/Containerfile" "${cross[@]}" \
+  -t "$image:$version$suffix" -t "$image:latest$suffix" "$source_dir" || die "podman build failed"
+size=$("${podman[@]}" image inspect --format '{{.Size}}' "$image:$version$suffix")
+echo "build-image: $image:$version$suffix and :latest$suffix, $((size / 1024 / 1024)) MiB, built in $(($(date +%s) - started)) s"

@@ -38,8 +38,14 @@ packages=(
   # systemd as PID 1 in a qemu guest: a root from Debian's archive, bookworm's kernel
   # (qemu, cpio and the keyring are listed with the kernel matrix)
   mmdebstrap
-  # make image and the container test: podman (with runc) and buildah
-  podman buildah runc
+  # make image and the container test: podman (with runc) and buildah; the podman pod
+  # attribution test: catatonit, from which podman builds its pause image locally
+  podman buildah runc catatonit
+  # arm64: the cross build's linker (clang is the compiler; the sysroot comes from mmdebstrap),
+  # strip and objcopy for make deb ARCH=arm64 (binutils-aarch64-linux-gnu),
+  # the arm64 guest of the kernel matrix, and arm64 programs run on this machine (make deb and
+  # make image ARCH=arm64)
+  lld binutils-aarch64-linux-gnu qemu-system-arm qemu-user-static binfmt-support arch-test
 )
 
 if [[ "${1:-}" == "--build" ]]; then

@@ -33,7 +33,10 @@ namespace netif_rx {
 
 namespace {
 
-void status(const Notifier* notifier, std::string_view text) {
+// A startup step, for systemd's STATUS= and for what /metrics and /-/ready
+// answer until startup is done.
+void step(const Notifier* notifier, std::atomic<const char*>& starting, const char* text) {
+  starting = text;
   if (notifier) notifier->status(text);
 }
 
@@ -86,7 +89,12 @@ void App::start() {
   // enable statistics (always) or fork the helper that samples them.
   bpf_stats_ = std::make_unique<BpfStatsControl>(config_.bpf_stats);
 
-  status(notifier_, "loading and attaching the probe");
+  // Then HTTP: /-/healthy answers from now on, /metrics and /-/ready say
+  // 503 and the step until startup is done.
+  step(notifier_, starting_, "starting the HTTP listeners");
+  start_http(std::move(addresses), std::move(systemd_sockets));
+
+  step(notifier_, starting_, "loading and attaching the probe");
   CountingPipeline pipeline =
       build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
   probe_ = std::move(pipeline.probe);
@@ -113,36 +121,43 @@ void App::start() {
           {{"poll_interval", config_.poll_interval}, {"watchdog_interval", half * 2}});
     }
   }
-  status(notifier_, "first poll");
+  step(notifier_, starting_, "first poll");
   if (!poller_->poll_once()) log::warn("the first poll failed; serving what it could read");
 
   // What the polling thread keeps, decided before any other thread starts.
   const PrivilegeModel model = decide_privilege_model(probe_->device_counters_fd());
 
-  HttpOptions http_options;
-  http_options.addresses = std::move(addresses);
-  http_options.systemd_sockets = std::move(systemd_sockets);
-  http_options.telemetry_path = cli_.telemetry_path;
-  http_options.ready = [this] { return ready(); };
-  http_options.web_config_file = cli_.web_config_file;
-  const bool attribution = config_.namespaces == NamespaceMode::all && config_.attribution.enabled;
-  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all,
-                       attribution && config_.attribution.copy_labels};
-  snapshot_collector_ =
-      std::make_shared<SnapshotCollector>(store_, render, attribution ? &owners_ : nullptr);
-  reload_metrics_.record(true);
-  status(notifier_, "starting the HTTP listeners");
-  http_ = std::make_unique<HttpServer>(
-      std::move(http_options), std::vector<std::shared_ptr<prometheus::Collectable>>{
-                                   self_metrics_.registry(), reload_metrics_.registry(),
-                                   snapshot_collector_, std::make_shared<ProcessCollector>()});
   // Everything privileged is done: the probe is attached, statistics are
   // held or delegated to the helper, the listeners are bound.
-  start_threads_with_least_privilege(model, attribution);
+  step(notifier_, starting_, "dropping privileges");
+  start_threads_with_least_privilege(model, attribution_on());
+  starting_ = nullptr;
   log::debug("capabilities of the main thread", {{"capabilities", describe_capabilities()}});
   log::info("netif_rx_exporter is ready", {{"poll_interval", config_.poll_interval},
                                            {"per_cpu", config_.per_cpu},
                                            {"namespaces", to_string(config_.namespaces)}});
+}
+
+bool App::attribution_on() const {
+  return config_.namespaces == NamespaceMode::all && config_.attribution.enabled;
+}
+
+void App::start_http(std::vector<ListenAddress> addresses, std::vector<UniqueFd> systemd_sockets) {
+  HttpOptions http_options;
+  http_options.addresses = std::move(addresses);
+  http_options.systemd_sockets = std::move(systemd_sockets);
+  http_options.telemetry_path = cli_.telemetry_path;
+  http_options.readiness = [this] { return readiness(); };
+  http_options.web_config_file = cli_.web_config_file;
+  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all,
+                       attribution_on() && config_.attribution.copy_labels};
+  snapshot_collector_ =
+      std::make_shared<SnapshotCollector>(store_, render, attribution_on() ? &owners_ : nullptr);
+  reload_metrics_.record(true);
+  http_ = std::make_unique<HttpServer>(
+      std::move(http_options), std::vector<std::shared_ptr<prometheus::Collectable>>{
+                                   self_metrics_.registry(), reload_metrics_.registry(),
+                                   snapshot_collector_, std::make_shared<ProcessCollector>()});
 }
 
 void App::start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution) {
@@ -157,7 +172,6 @@ void App::start_threads_with_least_privilege(const PrivilegeModel& model, bool a
   std::vector<KeptCapabilities> also_kept;
   if (keep_ptrace) also_kept.push_back({start_attribution(true), 1ULL << CAP_SYS_PTRACE});
   start_polling_with_least_privilege(*poller_, model, also_kept);
-  privileges_dropped_ = true;
   if (attribution && !keep_ptrace) start_attribution(false);
   if (keep_ptrace) self_metrics_.set_capability_retained("CAP_SYS_PTRACE");
   if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
@@ -245,13 +259,16 @@ void App::reload_web_config() {
   if (http_) http_->reload_web_config();
 }
 
-bool App::ready() const {
-  if (!probe_ || !poller_ || !privileges_dropped_) return false;
+Readiness App::readiness() const {
+  // probe_ and poller_ are set before starting_ becomes nullptr and stay
+  // until stop(), which stops HTTP first.
+  if (const char* step = starting_.load()) return {step, false};
   const auto last = poller_->last_success();
   // Fresh: within three poll intervals (and never before the first poll).
-  return last.time_since_epoch().count() != 0 &&
-         std::chrono::steady_clock::now() - last <
-             3 * Milliseconds(poll_interval_ms_.load()) + std::chrono::seconds(1);
+  return {{},
+          last.time_since_epoch().count() != 0 &&
+              std::chrono::steady_clock::now() - last <
+                  3 * Milliseconds(poll_interval_ms_.load()) + std::chrono::seconds(1)};
 }
 
 }  // namespace netif_rx

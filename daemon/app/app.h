@@ -14,6 +14,7 @@
 #include "metrics/self_metrics.h"
 #include "owners/netns_info_table.h"
 #include "pipeline/snapshot_store.h"
+#include "web/http_server.h"
 
 namespace netif_rx {
 
@@ -23,7 +24,6 @@ class BpfStatsControl;
 class Poller;
 class NetnsAttributor;
 struct PrivilegeModel;
-class HttpServer;
 class Notifier;
 class SnapshotCollector;
 
@@ -51,9 +51,14 @@ class App {
   // Re-reads --web.config.file now (it is also re-read whenever it changes).
   void reload_web_config();
 
-  bool ready() const;
+  // What /metrics and /-/ready answer (from the HTTP threads).
+  Readiness readiness() const;
 
  private:
+  // namespaces: all with attribution enabled.
+  bool attribution_on() const;
+  // Binds the listeners and serves: /-/healthy at once, the rest once started.
+  void start_http(std::vector<ListenAddress> addresses, std::vector<UniqueFd> systemd_sockets);
   // Starts polling (and the attribution), giving up every capability but
   // what the polling and attribution threads keep.
   void start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution);
@@ -66,8 +71,9 @@ class App {
   const Notifier* notifier_;
   // config_.poll_interval for ready(), which runs on the HTTP threads.
   std::atomic<Milliseconds::rep> poll_interval_ms_;
-  // Set once startup gave up its capabilities: not ready before.
-  std::atomic<bool> privileges_dropped_{false};
+  // The startup step in progress (a static string), nullptr once the probe
+  // is attached, the first poll done and the capabilities given up.
+  std::atomic<const char*> starting_{"reading the flags"};
   SelfMetrics self_metrics_;
   ReloadMetrics reload_metrics_;
   std::shared_ptr<SnapshotCollector> snapshot_collector_;

@@ -173,9 +173,9 @@ void for_each_entry(const std::string& source, const YAML::Node& map, const YAML
 
 void parse_attribution(const std::string& source, const YAML::Node& value,
                        const YAML::Mark& key_mark, AttributionConfig& out) {
-  const std::set<std::string> known{"enabled",        "refresh_interval", "bundle_roots",
-                                    "proc_root",      "pod_logs_root",    "processes",
-                                    "max_namespaces", "max_processes",    "copy_labels"};
+  const std::set<std::string> known{
+      "enabled",       "refresh_interval", "bundle_roots",   "proc_root",     "pod_logs_root",
+      "machines_root", "processes",        "max_namespaces", "max_processes", "copy_labels"};
   for_each_entry(
       source, value, key_mark, "attribution.", known,
       [&](const Reader& reader, const std::string& name, const std::string& key,
@@ -191,6 +191,8 @@ void parse_attribution(const std::string& source, const YAML::Node& value,
           out.proc_root = reader.path(node, key);
         } else if (name == "pod_logs_root") {
           out.pod_logs_root = reader.path(node, key);
+        } else if (name == "machines_root") {
+          out.machines_root = reader.path(node, key);
         } else if (name == "processes") {
           out.processes = reader.boolean(node, key);
         } else if (name == "max_namespaces") {

@@ -50,10 +50,12 @@ struct AttributionConfig {
   std::vector<std::string> bundle_roots{"/run/containerd/io.containerd.runtime.v2.task/k8s.io",
                                         "/run/k3s/containerd/io.containerd.runtime.v2.task/k8s.io",
                                         "/run/containers/storage/overlay-containers",
+                                        "/var/lib/containers/storage/overlay-containers",
                                         "/var/lib/docker/containers"};
   std::string proc_root = "/proc";  // processes, and <proc_root>/1/mountinfo
   std::string pod_logs_root = "/var/log/pods";
-  bool processes = true;  // scan <proc_root>/<pid>/{ns/net,cgroup}
+  std::string machines_root = "/run/systemd/machines";  // systemd-machined's registry
+  bool processes = true;                                // scan <proc_root>/<pid>/{ns/net,cgroup}
   std::uint32_t max_namespaces = 4096;
   std::uint32_t max_processes = 65536;
   // Copies the owner's namespace and pod labels onto the data families.

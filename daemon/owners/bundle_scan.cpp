@@ -7,8 +7,10 @@
 
 #include <memory>
 
+#include "owners/container_names.h"
 #include "owners/docker_container.h"
 #include "owners/oci_bundle.h"
+#include "util/read_file.h"
 
 namespace netif_rx {
 namespace {
@@ -56,6 +58,11 @@ BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_b
   for (const std::string& root : roots) {
     std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(root.c_str()), ::closedir);
     if (!dir) continue;
+    // podman's storage root names its containers (none elsewhere).
+    std::map<std::string, std::string> names;
+    if (const auto index = read_file(root + "/containers.json", kMaxContainerIndexBytes)) {
+      names = parse_container_names(*index);
+    }
     while (const dirent* entry = ::readdir(dir.get())) {
       const std::string id = entry->d_name;
       if (id == "." || id == "..") continue;
@@ -75,16 +82,25 @@ BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_b
         continue;
       }
       ++out.bundles;
+      if (bundle->manager == "libpod") {
+        const std::string& owner_id = bundle->sandbox_id.empty() ? id : bundle->sandbox_id;
+        const auto owner_name = names.find(owner_id);
+        out.libpod_owners[id] = owner_name == names.end() ? owner_id : owner_name->second;
+      }
       // No network entry: the host's namespace (hostNetwork), never a pod's.
       // An entry without a path: a namespace the runtime created, reached
       // through the processes instead.
       if (!bundle->own_network || bundle->netns_path.empty()) continue;
+      // A container of a podman pod joins its infra container's namespace
+      // (through /proc/<pid>/ns/net): the infra's bundle names it.
+      if (bundle->manager == "libpod" && !bundle->sandbox_id.empty()) continue;
       const std::uint32_t inode = inode_of(bundle->netns_path, named);
       if (inode == 0) {
         ++out.unreadable;
         continue;
       }
-      merge(out.owners, inode, owner_of_bundle(*bundle, id));
+      const auto name = names.find(id);
+      merge(out.owners, inode, owner_of_bundle(*bundle, name == names.end() ? id : name->second));
     }
   }
   cache.sweep();

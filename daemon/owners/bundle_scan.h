@@ -2,9 +2,10 @@
 // containerd's task bundles (<root>/<id>/config.json, for Kubernetes
 // /run/containerd/io.containerd.runtime.v2.task/k8s.io, k3s under
 // /run/k3s/containerd), CRI-O's (<root>/<id>/userdata/config.json under
-// /run/containers/storage/overlay-containers) and docker's containers
-// (<root>/<id>/config.v2.json under /var/lib/docker/containers). No
-// capability is needed.
+// /run/containers/storage/overlay-containers), podman's (the same layout under
+// /var/lib/containers/storage/overlay-containers, named by that root's
+// containers.json) and docker's containers (<root>/<id>/config.v2.json under
+// /var/lib/docker/containers). No capability is needed.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +24,9 @@ struct BundleScan {
   std::size_t bundles = 0;                     // config.json files read
   std::size_t unreadable = 0;                  // unparsable, or their namespace path not found
   std::size_t dropped = 0;                     // bundles beyond max_bundles
+  // podman's containers: id → the name of the container that owns its
+  // namespace (a pod's infra container, else itself), from containers.json.
+  std::map<std::string, std::string> libpod_owners;
 };
 
 // A bundle's namespace path is used when it is a namespace (nsfs); else

@@ -1,5 +1,6 @@
 #include "owners/node_scan.h"
 
+#include "owners/machines.h"
 #include "owners/nsfs_mounts.h"
 #include "util/read_file.h"
 
@@ -22,6 +23,7 @@ NodeScan scan_node(const AttributionConfig& config, std::uint32_t host_inum, Bun
     scan.processes = scan_processes(config.proc_root, host_inum, config.max_processes);
   }
   scan.pod_logs = list_pod_log_folders(config.pod_logs_root, config.max_namespaces);
+  scan.machines = scan_machines(config.machines_root, config.proc_root, host_inum);
   return scan;
 }
 

@@ -1,6 +1,7 @@
 // One scan of the node's sources, as the attribution's configuration names
 // them: nsfs mounts (<proc_root>/1/mountinfo), runtime bundles, processes,
-// kubelet's pod log folders. Reads only files, each bounded in size.
+// kubelet's pod log folders, systemd-machined's machines. Reads only files,
+// each bounded in size.
 #pragma once
 
 #include <cstdint>

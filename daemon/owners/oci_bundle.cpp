@@ -48,6 +48,9 @@ class BundleReader final : public JsonPathReader {
     if (name == "io.kubernetes.pod.name") config.pod_name = value;
     if (name == "io.kubernetes.pod.uid") config.pod_uid = value;
     if (name == "io.kubernetes.container.name") config.container_name = value;
+    if (name == "io.kubernetes.cri-o.SandboxID") config.sandbox_id = value;
+    // podman
+    if (name == "io.container.manager") config.manager = value;
   }
 
   std::string entry_type_;
@@ -63,7 +66,7 @@ std::optional<BundleConfig> parse_bundle_config(std::string_view json_text) {
   return std::move(reader.config);
 }
 
-NetnsOwner owner_of_bundle(const BundleConfig& bundle, std::string_view bundle_id) {
+NetnsOwner owner_of_bundle(const BundleConfig& bundle, std::string_view bundle_name) {
   NetnsOwner owner;
   if (!bundle.pod_name.empty() || !bundle.pod_uid.empty()) {
     owner.kind = OwnerKind::pod;
@@ -73,7 +76,8 @@ NetnsOwner owner_of_bundle(const BundleConfig& bundle, std::string_view bundle_i
     return owner;
   }
   owner.kind = OwnerKind::container;
-  owner.container = bundle.container_name.empty() ? std::string(bundle_id) : bundle.container_name;
+  owner.container =
+      bundle.container_name.empty() ? std::string(bundle_name) : bundle.container_name;
   return owner;
 }
 

@@ -30,13 +30,18 @@ struct BundleConfig {
   std::string pod_name;
   std::string pod_uid;
   std::string container_name;
+  // podman's (libpod's) containers: the manager annotation is "libpod", and a
+  // container of a pod names the pod's infra container as its sandbox.
+  std::string manager;
+  std::string sandbox_id;
 };
 
 // Nullopt for text that is not a JSON object (or nests too deep).
 std::optional<BundleConfig> parse_bundle_config(std::string_view json_text);
 
 // The owner a bundle names: kind pod with the pod's names when it carries
-// Kubernetes annotations, else kind container named `bundle_id`.
-NetnsOwner owner_of_bundle(const BundleConfig& bundle, std::string_view bundle_id);
+// Kubernetes annotations, else kind container named by its annotation, else
+// `bundle_name` (the runtime's name for the bundle's id, or the id).
+NetnsOwner owner_of_bundle(const BundleConfig& bundle, std::string_view bundle_name);
 
 }  // namespace netif_rx

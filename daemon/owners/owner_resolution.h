@@ -1,7 +1,10 @@
 // Combines what the node's sources say into one owner per namespace, most
-// exact first: the host is "host"; a runtime bundle; the pod UIDs of its
-// processes (two or more pods: "ambiguous", never guessed); an nsfs mount's
-// name ("named"); else "unknown". The mount's name is kept on every kind
+// exact first: the host is "host"; a runtime bundle; a machine registered
+// with systemd-machined whose leader is in it; the pod UIDs of its
+// processes (two or more pods: "ambiguous", never guessed); the podman
+// container of its processes, named from podman's bundles (a pod's infra
+// container; two owners: "ambiguous"); an nsfs mount's name ("named"); else
+// "unknown". The mount's name is kept on every kind
 // but host.
 #pragma once
 
@@ -23,6 +26,7 @@ struct NodeScan {
   BundleScan bundles;
   ProcessScan processes;
   PodLogNames pod_logs;
+  std::map<std::uint32_t, NetnsOwner> machines;  // systemd-machined's containers
 };
 
 NetnsOwner resolve_owner(std::uint32_t inum, const NodeScan& scan);

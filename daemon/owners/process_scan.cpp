@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 
+#include "owners/libpod_cgroup.h"
 #include "owners/nsfs_mounts.h"
 #include "owners/pod_uid.h"
 #include "util/read_file.h"
@@ -55,9 +56,18 @@ ProcessScan scan_processes(const std::string& proc_root, std::uint32_t host_inum
     path.assign(proc_root).append("/").append(entry->d_name).append("/cgroup");
     const auto cgroup = read_file(path, kMaxCgroupBytes);
     if (!cgroup) continue;
-    for (auto& uid : pod_uids_in_cgroup(*cgroup)) {
+    auto found = pod_uids_in_cgroup(*cgroup);
+    for (auto& uid : found) {
       if (uids.size() < 2 && std::find(uids.begin(), uids.end(), uid) == uids.end()) {
         uids.push_back(std::move(uid));
+      }
+    }
+    if (!found.empty()) continue;
+    if (auto id = libpod_container_in_cgroup(*cgroup)) {
+      auto& ids = out.libpod_ids[inode];
+      if (ids.size() < kMaxLibpodIdsPerNetns &&
+          std::find(ids.begin(), ids.end(), *id) == ids.end()) {
+        ids.push_back(std::move(*id));
       }
     }
   }

@@ -1,6 +1,7 @@
 // Pod UIDs by network namespace, from the processes of a proc tree:
 // /proc/<pid>/ns/net (the namespace's inode) and /proc/<pid>/cgroup (the pod
-// UID anywhere in its paths). Bounded: at most `max_processes` are read.
+// UID anywhere in its paths, else a podman container's id). Bounded: at most
+// `max_processes` are read.
 #pragma once
 
 #include <cstddef>
@@ -11,10 +12,15 @@
 
 namespace netif_rx {
 
+inline constexpr std::size_t kMaxLibpodIdsPerNetns = 8;
+
 struct ProcessScan {
   // Namespace inode → the distinct pod UIDs of its processes (at most two are
   // kept: two mean the namespace is ambiguous).
   std::map<std::uint32_t, std::vector<std::string>> pod_uids;
+  // Namespace inode → the distinct podman container ids of its processes
+  // that belong to no pod (at most kMaxLibpodIdsPerNetns).
+  std::map<std::uint32_t, std::vector<std::string>> libpod_ids;
   std::size_t processes = 0;   // processes whose namespace was read
   std::size_t unreadable = 0;  // ns/net could not be read (no permission, or gone)
   std::size_t dropped = 0;     // processes beyond max_processes

@@ -104,6 +104,11 @@ bool ReadOnlyHandler::serve(mg_connection* conn, bool with_body, bool allowed_me
 }
 
 MetricsHandler::Response MetricsHandler::respond(mg_connection* conn, std::string& headers) {
+  if (unavailable_) {
+    if (std::string why = unavailable_(); !why.empty()) {
+      return {503, "text/plain; charset=utf-8", std::move(why)};
+    }
+  }
   // Compressed where the client accepts it (Prometheus does), on the render
   // thread too: zlib's buffers are that thread's.
   const bool gzip = accepts_gzip(mg_get_header(conn, "Accept-Encoding"));

@@ -54,12 +54,16 @@ class ReadOnlyHandler : public CivetHandler {
 };
 
 // The exposition of every collectable, in the text format, rendered on one
-// thread of its own (web/render_thread.h).
+// thread of its own (web/render_thread.h); while `unavailable` returns a
+// text, 503 with that text instead.
 class MetricsHandler final : public ReadOnlyHandler {
  public:
   MetricsHandler(std::string path,
-                 std::vector<std::shared_ptr<prometheus::Collectable>> collectables)
-      : ReadOnlyHandler(std::move(path)), collectables_(std::move(collectables)) {}
+                 std::vector<std::shared_ptr<prometheus::Collectable>> collectables,
+                 std::function<std::string()> unavailable)
+      : ReadOnlyHandler(std::move(path)),
+        collectables_(std::move(collectables)),
+        unavailable_(std::move(unavailable)) {}
 
  protected:
   Response respond(mg_connection* conn, std::string& headers) override;
@@ -68,6 +72,7 @@ class MetricsHandler final : public ReadOnlyHandler {
   std::string render() const;
 
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+  std::function<std::string()> unavailable_;
   RenderThread render_thread_;
 };
 

@@ -51,6 +51,47 @@ void poke_listener(ListenAddress address) {
   (void)::connect(fd.get(), sa.get(), sa.length);
 }
 
+// /metrics (503 until started), the landing page, /-/healthy and /-/ready.
+std::vector<std::unique_ptr<ReadOnlyHandler>> make_handlers(
+    const std::string& telemetry_path,
+    std::vector<std::shared_ptr<prometheus::Collectable>> collectables,
+    const std::function<Readiness()>& readiness) {
+  std::vector<std::unique_ptr<ReadOnlyHandler>> handlers;
+  handlers.push_back(std::make_unique<MetricsHandler>(
+      telemetry_path, std::move(collectables), [readiness]() -> std::string {
+        const Readiness now = readiness ? readiness() : Readiness{"not started", false};
+        if (now.starting.empty()) return {};
+        return "Not ready: starting (" + now.starting +
+               "); metrics are served once the probe is attached, the first poll is done and "
+               "privileges are dropped\n";
+      }));
+
+  const std::string landing = landing_page(telemetry_path, build_info());
+  handlers.push_back(std::make_unique<TextHandler>("/", [landing] {
+    return TextHandler::Response{200, "text/html; charset=utf-8", landing};
+  }));
+  // The probe paths answer without credentials (see serve_without_credentials).
+  auto healthy = std::make_unique<TextHandler>("/-/healthy", [] {
+    return TextHandler::Response{200, "text/plain; charset=utf-8", "Healthy\n"};
+  });
+  healthy->serve_without_credentials();
+  handlers.push_back(std::move(healthy));
+  auto ready = std::make_unique<TextHandler>("/-/ready", [readiness] {
+    const Readiness now = readiness ? readiness() : Readiness{"not started", false};
+    std::string body = "Ready\n";
+    if (!now.starting.empty()) {
+      body = "Not ready: starting (" + now.starting + ")\n";
+    } else if (!now.fresh) {
+      body = "Not ready: no successful poll within 3 poll intervals + 1s\n";
+    }
+    return TextHandler::Response{now.starting.empty() && now.fresh ? 200 : 503,
+                                 "text/plain; charset=utf-8", std::move(body)};
+  });
+  ready->serve_without_credentials();
+  handlers.push_back(std::move(ready));
+  return handlers;
+}
+
 }  // namespace
 
 HttpServer::HttpServer(HttpOptions options,
@@ -97,29 +138,7 @@ HttpServer::HttpServer(HttpOptions options,
   }
   take_over_listeners();
 
-  handlers_.push_back(
-      std::make_unique<MetricsHandler>(options_.telemetry_path, std::move(collectables)));
-
-  const std::string landing = landing_page(options_.telemetry_path, build_info());
-  handlers_.push_back(std::make_unique<TextHandler>("/", [landing] {
-    return TextHandler::Response{200, "text/html; charset=utf-8", landing};
-  }));
-  // The probe paths answer without credentials (see serve_without_credentials).
-  auto healthy = std::make_unique<TextHandler>("/-/healthy", [] {
-    return TextHandler::Response{200, "text/plain; charset=utf-8", "Healthy\n"};
-  });
-  healthy->serve_without_credentials();
-  handlers_.push_back(std::move(healthy));
-  auto ready_check = options_.ready;
-  auto ready = std::make_unique<TextHandler>("/-/ready", [ready_check] {
-    if (ready_check && ready_check()) {
-      return TextHandler::Response{200, "text/plain; charset=utf-8", "Ready\n"};
-    }
-    return TextHandler::Response{503, "text/plain; charset=utf-8",
-                                 "Not ready: probe not attached or polls are stale\n"};
-  });
-  ready->serve_without_credentials();
-  handlers_.push_back(std::move(ready));
+  handlers_ = make_handlers(options_.telemetry_path, std::move(collectables), options_.readiness);
   for (const auto& handler : handlers_) {
     handler->set_web_config(web_.get());
     server_->addHandler(handler->path(), handler.get());

@@ -1,5 +1,6 @@
 // The HTTP server: /metrics (the telemetry path), a landing page on /,
-// /-/healthy and /-/ready.
+// /-/healthy and /-/ready. It starts before the probe is loaded: /-/healthy
+// answers from then on, /metrics and /-/ready answer 503 until startup is done.
 #pragma once
 
 #include <prometheus/collectable.h>
@@ -21,10 +22,20 @@ namespace netif_rx {
 class ReadOnlyHandler;
 class WebConfigWatcher;
 
+// What /metrics and /-/ready tell.
+struct Readiness {
+  // The step startup is in ("loading and attaching the probe", ...); empty
+  // once the probe is attached, the first poll is done and privileges are
+  // dropped. Until then /metrics and /-/ready answer 503 naming it.
+  std::string starting;
+  // Started and the last successful poll is recent: /-/ready answers 200.
+  bool fresh = false;
+};
+
 struct HttpOptions {
   std::vector<ListenAddress> addresses;
   std::string telemetry_path = "/metrics";
-  std::function<bool()> ready;  // true when the probe is attached and polls are fresh
+  std::function<Readiness()> readiness;  // unset: never ready
   // --web.config.file: TLS, basic auth, headers; re-read when it changes.
   std::optional<std::string> web_config_file;
   // --web.systemd-socket: serve these instead of `addresses` (see systemd_socket.h).

@@ -2,7 +2,8 @@
 // Reads the manifests `helm template` rendered and writes what `podman run` needs to run the
 // exporter exactly as the chart's DaemonSet does, one file per kind of setting in OUT_DIR:
 //   settings.env   IMAGE, HOST_NETWORK, READ_ONLY, ALLOW_PRIVILEGE_ESCALATION, PRIVILEGED,
-//                  RUN_AS_USER, RUN_AS_GROUP, CONFIG_MOUNT, PORT (shell-quoted assignments)
+//                  RUN_AS_USER, RUN_AS_GROUP, CONFIG_MOUNT, PORT, HOST_PID (shell-quoted assignments)
+//   host-paths     "NODE_PATH CONTAINER_PATH" per read-only hostPath mount (HostToContainer)
 //   args           the container's arguments, one a line
 //   cap-add        the capabilities it adds, one a line (it must drop ALL)
 //   config/<key>   the ConfigMap's files, mounted at CONFIG_MOUNT
@@ -41,7 +42,15 @@ const port = (container.ports || []).find((p) => p.name === 'metrics');
 if (!port) fail('no metrics port');
 const mounts = container.volumeMounts || [];
 const configMount = mounts.find((m) => m.name === 'config');
-if (!configMount || mounts.length !== 1) fail('expected exactly the config volume mount');
+if (!configMount) fail('no config volume mount');
+const hostPaths = [];
+for (const m of mounts.filter((mount) => mount !== configMount)) {
+  const v = (pod.volumes || []).find((volume) => volume.name === m.name);
+  if (!v || !v.hostPath || m.readOnly !== true || m.mountPropagation !== 'HostToContainer') {
+    fail(`volume mount ${m.name} is not a read-only HostToContainer hostPath`);
+  }
+  hostPaths.push(`${v.hostPath.path} ${m.mountPath}\n`);
+}
 const configVolume = (pod.volumes || []).find((v) => v.name === 'config');
 const configMap = docs.find((d) => d.kind === 'ConfigMap' && configVolume && configVolume.configMap &&
   d.metadata.name === configVolume.configMap.name);
@@ -59,7 +68,9 @@ fs.writeFileSync(path.join(outDir, 'settings.env'), [
   `RUN_AS_GROUP=${q(sc.runAsGroup ?? '')}`,
   `CONFIG_MOUNT=${q(configMount.mountPath)}`,
   `PORT=${q(port.containerPort)}`,
+  `HOST_PID=${q(pod.hostPID === true)}`,
 ].join('\n') + '\n');
+fs.writeFileSync(path.join(outDir, 'host-paths'), hostPaths.join(''));
 fs.writeFileSync(path.join(outDir, 'args'), (container.args || []).map((a) => `${a}\n`).join(''));
 fs.writeFileSync(path.join(outDir, 'cap-add'), (sc.capabilities.add || []).map((c) => `${c}\n`).join(''));
 for (const [key, value] of Object.entries(configMap.data || {})) {

@@ -190,6 +190,26 @@ else
   fail "the packaged chart does not carry the dashboards and rules"
 fi
 
+# Namespace attribution's view of the node: exactly its read-only host paths and hostPID, and none
+# of them with namespaces: host; the policy refuses any other host path.
+if "$helm" template netif-rx "$chart" >"$scratch/rendered.yaml" 2>"$scratch/template.err" &&
+  [[ $(grep -c 'type: DirectoryOrCreate' "$scratch/rendered.yaml") == 4 && $(grep -c '^ *hostPID: true' "$scratch/rendered.yaml") == 1 ]] &&
+  "$helm" template netif-rx "$chart" --set config.namespaces=host >"$scratch/host.yaml" 2>>"$scratch/template.err" &&
+  ! grep -Eq 'hostPath|hostPID' "$scratch/host.yaml" && validate attribution-off <"$scratch/host.yaml"; then
+  pass "namespaces: all mounts the 4 runtime and pod log folders and sets hostPID; namespaces: host neither"
+else
+  quiet_stderr "$scratch/template.err"
+  fail "the attribution's host paths and hostPID do not follow config.namespaces"
+fi
+"$helm" template netif-rx "$chart" --set 'extraVolumes[0].name=etc,extraVolumes[0].hostPath.path=/etc' \
+  >"$scratch/rendered.yaml" 2>/dev/null
+if ! validate other-host-path <"$scratch/rendered.yaml" 2>"$scratch/policy.err" &&
+  grep -q 'hostPath volume etc (/etc)' "$scratch/policy.err"; then
+  pass "the policy refuses a host path other than the attribution's"
+else
+  fail "the policy let a hostPath of /etc through"
+fi
+
 # A change of the exporter's configuration rolls the pods.
 checksum() {
   "$helm" template netif-rx "$chart" "$@" 2>/dev/null | sed -n 's/^ *checksum\/config: *//p'
@@ -227,6 +247,8 @@ refuse "a malformed duration" "does not match pattern" \
   lint --strict "$chart" --set config.poll_interval=fast
 refuse "capability ALL" "extraCapabilities" \
   lint --strict "$chart" --set 'securityContext.extraCapabilities={ALL}'
+refuse "a host path other than the attribution's" "value must be one of" \
+  lint --strict "$chart" --set 'attribution.hostPaths={/etc}'
 refuse "maxSurge above 0" "maxSurge" \
   lint --strict "$chart" --set updateStrategy.rollingUpdate.maxSurge=1
 refuse "disabling an alert that does not exist" "disabledAlerts" \

@@ -2,7 +2,8 @@
 # The image, run with podman exactly as the chart's DaemonSet runs it: the chart is rendered with
 # its default values (only the port moved to a free one), and the container gets the rendered
 # image, arguments, ConfigMap file, host network, capabilities (drop ALL, add the chart's),
-# read-only root filesystem, no privilege escalation, user 0. Then veth traffic in a test
+# read-only root filesystem, no privilege escalation, user 0, the node's PID namespace and the
+# read-only host paths of namespace attribution. Then veth traffic in a test
 # namespace and exact per-CPU counts on /metrics, then the rendered startup, readiness and
 # liveness probes, performed as the kubelet would (period, timeout, failure threshold).
 #   run-image.sh TOOLS_DIR      (TOOLS_DIR: the fleet tools, with Helm)
@@ -35,6 +36,11 @@ run=(--rm -d --name "netif-rx-test-$$" --network host --user "$RUN_AS_USER:$RUN_
   --ulimit nofile=1024:1024 --ulimit nproc=1024:1024
   -v "$work/spec/config:$CONFIG_MOUNT:ro")
 for cap in "${caps[@]}"; do run+=(--cap-add "$cap"); done
+[[ $HOST_PID == true ]] && run+=(--pid host)
+# DirectoryOrCreate: a folder this machine lacks would be mounted empty, which reads as absent.
+while read -r node_path container_path; do
+  if [[ -d $node_path ]]; then run+=(-v "$node_path:$container_path:ro,rslave"); else echo "not on this machine: $node_path"; fi
+done <"$work/spec/host-paths"
 started=$(date +%s%N)
 container=$("${podman[@]}" run "${run[@]}" "$IMAGE" "${args[@]}") || { echo "FAIL: podman run failed" >&2; exit 1; }
 cleanup_container() { "${podman[@]}" rm -f -t 2 "$container" >/dev/null 2>&1; }

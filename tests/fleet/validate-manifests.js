@@ -179,11 +179,37 @@ function checkContainerSecurity(c, label, problems) {
   if (!drop.includes('ALL')) problems.push(`${label}: container ${c.name} does not drop ALL capabilities`);
 }
 
-function checkPodSpec(spec, label, problems) {
-  if (spec.hostPID) problems.push(`${label}: hostPID`);
+// What namespace attribution (namespaces: all) may see of the node, read-only and nothing else:
+// the runtimes' task bundles and kubelet's pod log folders (hostPaths), the node's processes and
+// its /proc/1/mountinfo (hostPID). The chart's README says why.
+const ATTRIBUTION_HOST_PATHS = [
+  '/run/containerd/io.containerd.runtime.v2.task',
+  '/run/k3s/containerd/io.containerd.runtime.v2.task',
+  '/run/containers/storage/overlay-containers',
+  '/var/log/pods',
+];
+
+function attributionOn(config) {
+  return !!config && config.namespaces === 'all' && !(config.attribution && config.attribution.enabled === false);
+}
+
+// `attribution`: whether the pod may have the attribution's host paths and hostPID.
+function checkPodSpec(spec, label, problems, attribution = false) {
+  if (spec.hostPID && !attribution) problems.push(`${label}: hostPID without namespace attribution`);
   if (spec.hostIPC) problems.push(`${label}: hostIPC`);
   for (const v of spec.volumes || []) {
-    if (v.hostPath) problems.push(`${label}: hostPath volume ${v.name} (${v.hostPath.path})`);
+    if (!v.hostPath) continue;
+    if (!attribution || !ATTRIBUTION_HOST_PATHS.includes(v.hostPath.path)) {
+      problems.push(`${label}: hostPath volume ${v.name} (${v.hostPath.path})`);
+      continue;
+    }
+    for (const c of [...(spec.initContainers || []), ...(spec.containers || [])]) {
+      for (const m of (c.volumeMounts || []).filter((mount) => mount.name === v.name)) {
+        if (m.readOnly !== true || m.mountPath !== v.hostPath.path || m.mountPropagation === 'Bidirectional') {
+          problems.push(`${label}: hostPath ${v.hostPath.path} is not mounted read-only at the same path in ${c.name}`);
+        }
+      }
+    }
   }
   if (spec.automountServiceAccountToken !== false) problems.push(`${label}: the service account token is mounted`);
   for (const c of [...(spec.initContainers || []), ...(spec.containers || [])]) checkContainerSecurity(c, label, problems);
@@ -191,7 +217,7 @@ function checkPodSpec(spec, label, problems) {
 
 function checkExporter(ds, config, label, problems) {
   const spec = ds.spec.template.spec;
-  checkPodSpec(spec, label, problems);
+  checkPodSpec(spec, label, problems, attributionOn(config));
   if (spec.hostNetwork !== true) problems.push(`${label}: hostNetwork is not true (device names must resolve in the host namespace)`);
   if (!ds.spec.updateStrategy || ds.spec.updateStrategy.type !== 'RollingUpdate') {
     problems.push(`${label}: updateStrategy is not RollingUpdate`);

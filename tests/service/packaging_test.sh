@@ -25,6 +25,7 @@ unit="$root$prefix/lib/systemd/system/netif_rx_exporter.service"
 for file in "$prefix/bin/netif_rx_exporter" "$prefix/lib/systemd/system/netif_rx_exporter.service" \
             "$etc/default/netif_rx_exporter" "$etc/netif_rx_exporter/netif_rx_exporter.yaml" \
             "$prefix/lib/netif_rx_exporter/libnetif_rx_civetweb_tls.so" \
+            "$prefix/lib/netif_rx_exporter/libnetif_rx_civetweb_crypto.so" \
             "$prefix/lib/systemd/system/netif_rx_exporter.socket"; do
   expect "installed: $file" test -f "$root$file"
 done

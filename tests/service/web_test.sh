@@ -181,7 +181,7 @@ stop_exporter >/dev/null
 port6=$(free_port)
 port_dual=$(free_port)
 start_exporter ipv6.log --web.listen-address="[::1]:$port6" --web.listen-address="[::]:$port_dual"
-if wait_http "http://[::1]:$port6/-/healthy" 200 -g; then
+if wait_http "http://[::1]:$port6/-/ready" 200 -g; then
   pass "[::1]:PORT: an IPv6 client gets an answer"
   expect "[::1]:PORT: metrics over IPv6" \
     bash -c "curl -sg 'http://[::1]:$port6/metrics' | grep -q '^# TYPE netif_rx_packets_total '"

@@ -87,6 +87,10 @@ for name in "${kernels[@]}"; do
   esac
 done
 install -m 0755 "$here/guest-test.sh" "$overlay/usr/local/sbin/guest-test"
+# A self-signed certificate for the TLS check (the guest has no openssl command).
+mkdir -p "$overlay/root/tls"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=guest \
+  -keyout "$overlay/root/tls/key.pem" -out "$overlay/root/tls/cert.pem" 2>/dev/null || die "openssl req failed"
 cat >"$overlay/etc/systemd/system/guest-test.service" <<'UNIT'
 [Unit]
 Description=netif_rx_exporter checks under systemd

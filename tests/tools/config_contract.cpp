@@ -41,6 +41,7 @@ void print_defaults() {
       format_duration(kAttributionMinInterval), format_duration(kMaxAttributionRefresh));
   row("attribution.proc_root", a.proc_root, "-", "-");
   row("attribution.pod_logs_root", a.pod_logs_root, "-", "-");
+  row("attribution.machines_root", a.machines_root, "-", "-");
   row("attribution.processes", a.processes ? "true" : "false", "-", "-");
   row("attribution.max_namespaces", std::to_string(a.max_namespaces), "1",
       std::to_string(kMaxAttributionLimit));

@@ -66,10 +66,10 @@ start_exporter run.log --config.file="$work/config.yml" --web.config.file="$work
   --web.listen-address="127.0.0.1:$port" --log.level=warn
 url="https://127.0.0.1:$port"
 curl_args=(-s --cacert ca.crt -u prom:secret --max-time 20)
-if ! wait_http "$url/-/healthy" 200 "${curl_args[@]}"; then
+if ! wait_http "$url/-/ready" 200 "${curl_args[@]}"; then
   # Slow under ThreadSanitizer: give it longer than wait_http's 10 s.
   sleep 20
-  wait_http "$url/-/healthy" 200 "${curl_args[@]}" ||
+  wait_http "$url/-/ready" 200 "${curl_args[@]}" ||
     { echo "FAIL: the exporter did not answer; its log:" >&2; cat run.log >&2; exit 1; }
 fi
 

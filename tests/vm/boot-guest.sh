@@ -13,11 +13,23 @@ initrd=${2:?}
 log=${3:?}
 seconds=${4:-240}
 memory=${5:-768}
-cpu=${NETIF_RX_VM_CPU:-max,-cx16}
-command -v qemu-system-x86_64 >/dev/null ||
-  { echo "boot-guest: no qemu-system-x86_64 (Debian package qemu-system-x86)" >&2; exit 1; }
-exec timeout --kill-after=5 "$seconds" qemu-system-x86_64 \
-  -machine pc -accel tcg,thread=multi -cpu "$cpu" -smp 2 -m "$memory" \
-  -display none -vga none -nic none -monitor none -serial stdio -no-reboot \
+# NETIF_RX_VM_ARCH=arm64 boots an arm64 kernel (a raw Image, -kernel needs no
+# firmware) on qemu's virt machine, its console on the PL011 UART.
+case ${NETIF_RX_VM_ARCH:-amd64} in
+  amd64)
+    qemu=(qemu-system-x86_64 -machine pc -cpu "${NETIF_RX_VM_CPU:-max,-cx16}" -vga none)
+    console=ttyS0 package=qemu-system-x86 ;;
+  arm64)
+    # pauth-impdef: pointer authentication with qemu's own cheap hash instead of QARMA, which
+    # costs much of an emulated arm64 CPU's time.
+    qemu=(qemu-system-aarch64 -machine virt -cpu "${NETIF_RX_VM_CPU:-max,pauth-impdef=on}")
+    console=ttyAMA0 package=qemu-system-arm ;;
+  *) echo "boot-guest: unknown NETIF_RX_VM_ARCH ${NETIF_RX_VM_ARCH}" >&2; exit 1 ;;
+esac
+command -v "${qemu[0]}" >/dev/null ||
+  { echo "boot-guest: no ${qemu[0]} (Debian package $package)" >&2; exit 1; }
+exec timeout --kill-after=5 "$seconds" "${qemu[@]}" \
+  -accel tcg,thread=multi -smp 2 -m "$memory" \
+  -display none -nic none -monitor none -serial stdio -no-reboot \
   -kernel "$kernel_dir/vmlinuz" -initrd "$initrd" \
-  -append "console=ttyS0 panic=-1 quiet no_timer_check watchdog_thresh=60 softlockup_panic=1 ${NETIF_RX_VM_APPEND:-}" </dev/null >"$log" 2>&1
+  -append "console=$console panic=-1 quiet no_timer_check watchdog_thresh=60 softlockup_panic=1 ${NETIF_RX_VM_APPEND:-}" </dev/null >"$log" 2>&1

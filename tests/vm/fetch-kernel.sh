@@ -2,6 +2,8 @@
 # Fetches one Debian kernel pinned in kernels.list and unpacks it into a
 # cache outside the source tree, then prints the unpacked directory.
 #   fetch-kernel.sh NAME          e.g. fetch-kernel.sh 6.1
+# The kernel's architecture is its package's (linux-image-...-amd64, -arm64);
+# $NETIF_RX_KERNEL_LIST names another list (kernels-arm64.list).
 # The directory holds vmlinuz (the kernel) and modules/ (its lib/modules
 # tree). apt runs with a private configuration (its own sources list, lists
 # and cache under the cache directory): the host's apt sources and state are
@@ -24,6 +26,8 @@ fail() {
 read -r suite package version < <(awk -v n="$name" '$1 == n && $1 !~ /^#/ {print $2, $3, $4}' "$list") ||
   fail "not pinned in $list"
 [[ -n "${package:-}" && -n "${version:-}" ]] || fail "incomplete line in $list"
+arch=${package##*-}
+[[ $arch == amd64 || $arch == arm64 ]] || fail "$package: not an amd64 or arm64 kernel package"
 
 target="$cache/${package}_${version}"
 if [[ -f "$target/.complete" ]]; then
@@ -33,7 +37,9 @@ fi
 
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [[ -r "$keyring" ]] || fail "no $keyring (Debian package debian-archive-keyring)"
+# One apt state per architecture: apt update drops the lists of the other.
 apt_dir="$cache/apt"
+[[ $arch == amd64 ]] || apt_dir="$cache/apt-$arch"
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
 # One fetch at a time per cache (parallel ctest runs share it).
 exec 9>"$cache/.lock"
@@ -44,7 +50,7 @@ awk '$1 !~ /^#/ && NF >= 4 {print $2}' "$list" | sort -u |
 apt_options=(
   -o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o Dir::Etc::sourceparts=-
   -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-  -o Dir::State::status=/dev/null -o APT::Architecture=amd64 -o Acquire::Languages=none
+  -o Dir::State::status=/dev/null -o "APT::Architecture=$arch" -o Acquire::Languages=none
   -o Debug::NoLocking=1
 )
 
@@ -56,13 +62,13 @@ if ! known; then
   known || fail "$package=$version is not in $suite any more (update kernels.list)"
 fi
 
-deb="$apt_dir/debs/${package}_${version}_amd64.deb"
+deb="$apt_dir/debs/${package}_${version}_$arch.deb"
 if [[ ! -s "$deb" ]]; then
   (cd "$apt_dir/debs" && apt-get "${apt_options[@]}" -qq download "$package=$version" \
     >"$apt_dir/download.log" 2>&1) || fail "download failed: $(tail -n 1 "$apt_dir/download.log")"
   # apt names the file after the version with ':' escaped; take what it wrote.
   shopt -s nullglob
-  written=("$apt_dir/debs/${package}_"*"_amd64.deb")
+  written=("$apt_dir/debs/${package}_"*"_$arch.deb")
   shopt -u nullglob
   [[ ${#written[@]} -ge 1 ]] || fail "apt-get download left no .deb"
   [[ "${written[0]}" == "$deb" ]] || mv "${written[0]}" "$deb"

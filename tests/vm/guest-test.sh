@@ -253,8 +253,8 @@ CONFIG
     wait $pid 2>/dev/null
     return
   fi
-  # /-/ready turns 200 once the HTTP listeners serve; capabilities are given
-  # up just after, then the exporter logs that it is ready.
+  # /-/ready turns 200 once capabilities are given up; the exporter logs that
+  # it is ready just after.
   for _ in $(seq 1 50); do
     grep -q "netif_rx_exporter is ready" /tmp/exporter.log && break
     sleep 0.1

@@ -7,7 +7,11 @@
 # names other modules to add (bridge). Each FILE
 # (an executable of the host) is copied to /usr/local/bin (first in PATH,
 # before busybox's applets) with every library `ldd`
-# lists, at the same paths, the loader included. NETIF_RX_VM_LINKS lists
+# lists, at the same paths, the loader included. For another architecture
+# NETIF_RX_VM_SYSROOT names a tree of that architecture's Debian packages
+# (scripts/arm64-sysroot.sh): busybox comes from it, and each FILE's
+# libraries are found there from its ELF headers (ldd cannot run a foreign
+# binary). NETIF_RX_VM_LINKS lists
 # "PATH=TARGET" symbolic links to make (a binary at the absolute path another
 # one has compiled in). GUEST_SCRIPT becomes
 # /guest-test.sh, run by /init, which mounts the usual file systems, prints
@@ -20,10 +24,10 @@ kernel_dir=${2:?}
 guest_script=${3:?}
 shift 3
 
-busybox=/bin/busybox
-[[ -x "$busybox" ]] && "$busybox" --list >/dev/null 2>&1 ||
-  { echo "make-initramfs: no static busybox (Debian package busybox-static)" >&2; exit 1; }
-ldd "$busybox" >/dev/null 2>&1 &&
+sysroot=${NETIF_RX_VM_SYSROOT:-}
+busybox=$sysroot/bin/busybox
+[[ -x "$busybox" ]] || { echo "make-initramfs: no $busybox (Debian package busybox-static)" >&2; exit 1; }
+readelf -l "$busybox" | grep -q 'program interpreter' &&
   { echo "make-initramfs: $busybox is dynamically linked; install busybox-static" >&2; exit 1; }
 
 root=$(mktemp -d)
@@ -31,13 +35,41 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,proc,sys,dev,tmp,run,etc,lib/modules,var/run}
 cp "$busybox" "$root/bin/busybox"
 
+# The guest paths of the loader and of every library FILE needs, directly or
+# not: ldd's answer on this machine; in a sysroot, the ELF headers' loader
+# and NEEDED names looked up in the sysroot's library directories.
+libraries_of() {
+  if [[ -z "$sysroot" ]]; then
+    # ldd prints "name => /path (addr)" and the loader as "/path (addr)".
+    ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'
+    return
+  fi
+  readelf -l "$1" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p'
+  local pending=("$1") found=" " name directory
+  while [[ ${#pending[@]} -gt 0 ]]; do
+    for name in $(readelf -d "${pending[0]}" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+      [[ $found == *" $name "* ]] && continue
+      found+="$name "
+      for directory in "$sysroot"/lib/*-linux-gnu "$sysroot"/usr/lib/*-linux-gnu "$sysroot/lib" "$sysroot/usr/lib"; do
+        directory=${directory#"$sysroot"}
+        [[ -e "$sysroot$directory/$name" ]] || continue
+        echo "$directory/$name"
+        pending+=("$sysroot$directory/$name")
+        continue 2
+      done
+      echo "make-initramfs: $name (needed by ${pending[0]}) is not in $sysroot" >&2
+      return 1
+    done
+    pending=("${pending[@]:1}")
+  done
+}
 copy_with_libraries() {
-  local file=$1 destination=$2
+  local file=$1 destination=$2 libraries
   cp -L "$file" "$root$destination"
-  # ldd prints "name => /path (addr)" and the loader as "/path (addr)".
-  ldd "$file" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}' | while read -r library; do
+  libraries=$(libraries_of "$file") || exit 1
+  for library in $libraries; do
     mkdir -p "$root$(dirname "$library")"
-    [[ -e "$root$library" ]] || cp -L "$library" "$root$library"
+    [[ -e "$root$library" ]] || cp -L "$sysroot$library" "$root$library"
   done
 }
 for file in "$@"; do

@@ -8,6 +8,9 @@
 # Writes OUT_DIR/NAME.console (the whole console) and OUT_DIR/NAME.facts
 # (the guest's "MATRIX key=value" lines plus status=pass|fail and reason=).
 # Exit status 0 only when the guest ran to its end and every check passed.
+# NETIF_RX_VM_ARCH=arm64: NAME is a kernel of kernels-arm64.list and EXPORTER
+# an arm64 build; busybox, ip and the libraries come from the arm64 sysroot
+# (scripts/arm64-sysroot.sh), and qemu emulates an arm64 machine.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 name=${1:?usage: run-kernel.sh NAME EXPORTER OUT_DIR}
@@ -42,13 +45,22 @@ verdict() {
   exit $?
 }
 
+arch=${NETIF_RX_VM_ARCH:-amd64}
+ip_binary=$(command -v ip)
+if [[ $arch != amd64 ]]; then
+  export NETIF_RX_KERNEL_LIST=${NETIF_RX_KERNEL_LIST:-$here/kernels-$arch.list}
+  sysroot=$(bash "$here/../../scripts/$arch-sysroot.sh" 2>"$out/$label.sysroot.log") ||
+    verdict fail "no $arch sysroot: $(tail -n 1 "$out/$label.sysroot.log")"
+  export NETIF_RX_VM_SYSROOT=$sysroot
+  ip_binary=$sysroot/bin/ip
+fi
 kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
   verdict fail "cannot fetch: $(tail -n 1 "$out/$label.fetch.log")"
-# On 6.1 alone, the guest also runs the integration tests' identity churn
+# On amd64's 6.1 alone, the guest also runs the integration tests' identity churn
 # (and the bond events) with a bonding driver: the test binary next to the
 # exporter, the exporter at the path compiled into it, bridge.ko.
 extra=()
-if [[ $name == 6.1 && -z $variant ]]; then
+if [[ $arch == amd64 && $name == 6.1 && -z $variant ]]; then
   integration="$(dirname "$exporter")/tests/integration_tests"
   [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the churn test runs on 6.1"
   compiled=$(strings "$integration" | grep -m 1 '^/.*/netif_rx_exporter$')
@@ -59,7 +71,7 @@ if [[ $name == 6.1 && -z $variant ]]; then
 fi
 initrd="$out/$label.initrd.gz"
 "$here/make-initramfs.sh" "$initrd" "$kernel_dir" "$here/guest-test.sh" "$exporter" \
-  "$(command -v ip)" "${extra[@]}" 2>"$out/$label.initramfs.log" ||
+  "$ip_binary" "${extra[@]}" 2>"$out/$label.initramfs.log" ||
   verdict fail "cannot build the initramfs: $(tail -n 1 "$out/$label.initramfs.log")"
 "$here/boot-guest.sh" "$kernel_dir" "$initrd" "$console" "$seconds" "$memory"
 qemu_status=$?

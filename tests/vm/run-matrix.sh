@@ -4,12 +4,19 @@
 #   run-matrix.sh EXPORTER OUT_DIR [NAME...]
 # Writes OUT_DIR/matrix.md (docs/development.md's table comes from it). Fails when any
 # kernel cannot be fetched, booted or fails a check; never skips one.
+# NETIF_RX_VM_ARCH=arm64: the kernels of kernels-arm64.list with an arm64
+# EXPORTER (run-arm64.sh), and no large-map guest (a question of kernels
+# before 5.11, which arm64 servers of today do not run).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exporter=${1:?usage: run-matrix.sh EXPORTER OUT_DIR [NAME...]}
 out=${2:?}
 shift 2
-list=${NETIF_RX_KERNEL_LIST:-$here/kernels.list}
+arch=${NETIF_RX_VM_ARCH:-amd64}
+list=$here/kernels.list
+[[ $arch == amd64 ]] || list=$here/kernels-$arch.list
+export NETIF_RX_KERNEL_LIST=${NETIF_RX_KERNEL_LIST:-$list}
+list=$NETIF_RX_KERNEL_LIST
 names=("$@")
 [[ ${#names[@]} -gt 0 ]] || mapfile -t names < <(awk '$1 !~ /^#/ && NF >= 4 {print $1}' "$list")
 [[ -x "$exporter" ]] || { echo "run-matrix: $exporter is not an executable" >&2; exit 1; }
@@ -27,7 +34,12 @@ done
 # The largest max_devices on the first (oldest) kernel, which charges maps to
 # RLIMIT_MEMLOCK, first: it is the longest (creating 64 x 1M per-CPU entries
 # takes about two minutes under emulation); the kernels share the other slot.
-jobs_to_run=("${names[0]} large-map")  # the other slot: the kernels in order
+jobs_to_run=()
+large=
+if [[ $arch == amd64 ]]; then
+  large="${names[0]}-large-map"
+  jobs_to_run=("${names[0]} large-map") # the other slot: the kernels in order
+fi
 for name in "${names[@]}"; do jobs_to_run+=("$name"); done
 parallel=${NETIF_RX_VM_PARALLEL:-2}
 pids=()
@@ -60,12 +72,13 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
         "$bond | $(fact "$name" status) |"
     done
   done
-  large="${names[0]}-large-map"
-  echo
-  echo "Largest \`max_devices\` (1048576) on $(fact "$large" kernel), possible CPUs" \
-    "$(fact "$large" large_map_possible_cpus), started with RLIMIT_MEMLOCK at 8 MiB:" \
-    "loaded: $(fact "$large" large_map), RLIMIT_MEMLOCK raised to $(fact "$large" large_map_memlock)," \
-    "result: $(fact "$large" status)."
+  if [[ -n $large ]]; then
+    echo
+    echo "Largest \`max_devices\` (1048576) on $(fact "$large" kernel), possible CPUs" \
+      "$(fact "$large" large_map_possible_cpus), started with RLIMIT_MEMLOCK at 8 MiB:" \
+      "loaded: $(fact "$large" large_map), RLIMIT_MEMLOCK raised to $(fact "$large" large_map_memlock)," \
+      "result: $(fact "$large" status)."
+  fi
   for name in "${names[@]}"; do
     [[ -n "$(fact "$name" churn)" ]] || continue
     echo
@@ -77,10 +90,10 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
 echo
 cat "$out/matrix.md"
 echo
-for name in "${names[@]}" "${names[0]}-large-map"; do
+for name in "${names[@]}" $large; do
   [[ "$(fact "$name" status)" == pass ]] && continue
   echo "kernel $name failed: $(fact "$name" reason); its console: $out/$name.console"
   grep -a '^FAIL: ' "$out/$name.console" 2>/dev/null | head -n 20
 done
-echo "matrix: ${#names[@]} kernels and the large map in $(($(date +%s) - started)) s"
+echo "matrix ($arch): ${#names[@]} kernels${large:+ and the large map} in $(($(date +%s) - started)) s"
 exit $failed

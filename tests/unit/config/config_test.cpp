@@ -454,8 +454,8 @@ TEST(Config, RejectsBadAttributionKeys) {
             "between 1 and 1048576");
   EXPECT_EQ(error_of("attribution:\n  pods: true\n"),
             "test.yaml:2:3: key 'attribution.pods': unknown key; valid keys are bundle_roots, "
-            "copy_labels, enabled, max_namespaces, max_processes, pod_logs_root, proc_root, "
-            "processes, refresh_interval");
+            "copy_labels, enabled, machines_root, max_namespaces, max_processes, pod_logs_root, "
+            "proc_root, processes, refresh_interval");
   EXPECT_EQ(error_of("attribution: on\n"),
             "test.yaml:1:14: key 'attribution': expected a mapping of keys to values");
 }

@@ -32,6 +32,34 @@ inline std::string crio_sandbox(const std::string& netns_path) {
          netns_path + "\"\n\t\t\t},\n\t\t\t{\n\t\t\t\t\"type\": \"ipc\"\n\t\t\t}\n\t\t]\n\t}\n}\n";
 }
 
+// podman 4.3's bundles of a `podman kube play` pod: the infra container pins
+// the namespace, the pod's container joins it through the infra's process
+// and names it as its sandbox.
+inline std::string podman_infra(const std::string& netns_path) {
+  return R"({"ociVersion":"1.0.2-dev","annotations":{"io.container.manager":"libpod",)"
+         R"("io.kubernetes.cri-o.Created":"2026-11-25T11:03:32.283860966Z",)"
+         R"("io.podman.annotations.autoremove":"FALSE"},"hostname":"nrxown-web",)"
+         R"("linux":{"namespaces":[{"type":"pid"},{"type":"network","path":")" +
+         netns_path + R"("},{"type":"ipc"},{"type":"uts"},{"type":"mount"}]}})";
+}
+inline std::string podman_pod_container(const std::string& infra_id) {
+  return R"({"annotations":{"io.container.manager":"libpod",)"
+         R"("io.kubernetes.cri-o.ContainerType":"container",)"
+         R"("io.kubernetes.cri-o.SandboxID":")" +
+         infra_id +
+         R"("},"linux":{"namespaces":[{"type":"pid"},)"
+         R"({"type":"network","path":"/proc/28297/ns/net"},{"type":"mount"}]}})";
+}
+// containers/storage's index of podman's containers (containers.json).
+inline std::string podman_container_index(const std::string& infra_id, const std::string& app_id) {
+  return R"([{"id":")" + infra_id +
+         R"(","names":["73138670f9d4-infra"],"image":"0406a3b7","layer":"a1",)"
+         R"("metadata":"{\"image-name\":\"localhost/podman-pause:4.3.1-0\"}",)"
+         R"("created":"2026-11-25T11:03:32.26Z","flags":{"MountLabel":""}},)"
+         R"({"id":")" +
+         app_id + R"(","names":["nrxown-web-app"],"image":"ffa409df","layer":"b2"}])";
+}
+
 // A container without Kubernetes annotations (ctr, nerdctl) in a given namespace.
 inline std::string plain_container(const std::string& netns_path) {
   return R"({"annotations":{"org.opencontainers.image.ref.name":"x"},"linux":{"namespaces":)"

@@ -7,6 +7,7 @@
 
 #include "bundle_samples.h"
 #include "fake_tree.h"
+#include "owners/container_names.h"
 
 namespace netif_rx {
 namespace {
@@ -41,6 +42,40 @@ TEST(BundleScan, ContainerdAndCrioLayouts) {
   const NetnsOwner& api = scan.owners.at(kApi);
   EXPECT_EQ(api.namespace_name, "backend");
   EXPECT_EQ(api.pod, "api-0");
+}
+
+// podman's storage root: a pod's namespace is named by its infra container,
+// with the name containers.json gives it; the pod's container, which joins
+// that namespace through the infra's process, adds nothing (no ambiguity).
+TEST(BundleScan, PodmanLayoutNamedByItsContainerIndex) {
+  FakeTree tree;
+  BundleCache cache;
+  const std::string infra(64, 'b');
+  const std::string app(64, 'c');
+  const std::string alone(64, 'd');
+  tree.write("podman/containers.json", podman_container_index(infra, app));
+  tree.write("podman/" + infra + "/userdata/config.json", podman_infra("/run/netns/cni-1a2b"));
+  tree.write("podman/" + app + "/userdata/config.json", podman_pod_container(infra));
+  // not in the index: named by its id
+  tree.write("podman/" + alone + "/userdata/config.json", podman_infra("/run/netns/7c1d"));
+  const BundleScan scan = scan_bundles({tree.path("podman")}, 100, kNamed, cache);
+  EXPECT_EQ(scan.bundles, 3U);
+  EXPECT_EQ(scan.unreadable, 0U);
+  ASSERT_EQ(scan.owners.size(), 2U);
+  EXPECT_EQ(scan.owners.at(kWeb).kind, OwnerKind::container);
+  EXPECT_EQ(scan.owners.at(kWeb).container, "73138670f9d4-infra");
+  EXPECT_EQ(scan.owners.at(kApi).container, alone);
+}
+
+TEST(BundleScan, ContainerIndexOnlyAsAnArrayOfNamedEntries) {
+  EXPECT_EQ(
+      parse_container_names(podman_container_index("i1", "a1")),
+      (std::map<std::string, std::string>{{"i1", "73138670f9d4-infra"}, {"a1", "nrxown-web-app"}}));
+  EXPECT_TRUE(parse_container_names(R"({"id":"i1","names":["x"]})").empty());
+  EXPECT_TRUE(
+      parse_container_names(R"([{"id":"i1"},{"names":["x"]},{"id":"i2","names":[]}])").empty());
+  EXPECT_TRUE(parse_container_names("[{\"id\":").empty());
+  EXPECT_TRUE(parse_container_names(std::string(70, '[') + std::string(70, ']')).empty());
 }
 
 TEST(BundleScan, APathOutOfReachIsFoundByItsMountName) {

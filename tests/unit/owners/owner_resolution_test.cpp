@@ -50,3 +50,29 @@ TEST(OwnerResolution, PodNamesFromAnotherBundleOfTheSamePod) {
 
 }  // namespace
 }  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+// podman: a namespace whose processes are podman containers is the container
+// that owns it (a pod's infra container), as podman's bundles name it.
+TEST(OwnerResolution, PodmanContainersOfTheNamespacesProcesses) {
+  NodeScan scan;
+  scan.host_inum = kHost;
+  const std::string infra(64, 'b');
+  const std::string app(64, 'c');
+  const std::string other(64, 'd');
+  scan.bundles.libpod_owners = {
+      {infra, "73138670f9d4-infra"}, {app, "73138670f9d4-infra"}, {other, "db"}};
+  scan.named = {{4026532600, "netns-1234"}};
+  scan.processes.libpod_ids[4026532600] = {infra, app};            // one pod
+  scan.processes.libpod_ids[4026532700] = {app, other};            // two owners: never guessed
+  scan.processes.libpod_ids[4026532800] = {std::string(64, 'e')};  // no bundle: unknown
+  EXPECT_EQ(resolve_owner(4026532600, scan),
+            (NetnsOwner{OwnerKind::container, "", "", "", "73138670f9d4-infra", "netns-1234"}));
+  EXPECT_EQ(resolve_owner(4026532700, scan).kind, OwnerKind::ambiguous);
+  EXPECT_EQ(resolve_owner(4026532800, scan), NetnsOwner{});
+}
+
+}  // namespace
+}  // namespace netif_rx

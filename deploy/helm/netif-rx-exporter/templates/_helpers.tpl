@@ -112,6 +112,23 @@ SYS_ADMIN to enable the kernel's BPF run-time statistics (every mode but off), a
 {{- end }}
 
 {{/*
+"true" when the exporter tells who owns each network namespace: config.namespaces all and
+config.attribution.enabled not false (the exporter's default is on).
+*/}}
+{{- define "netif-rx-exporter.attribution" -}}
+{{- $config := .Values.config | default dict }}
+{{- $attribution := $config.attribution | default dict }}
+{{- if and (eq ($config.namespaces | default "host") "all") (ne $attribution.enabled false) }}true{{ end }}
+{{- end }}
+
+{{/*
+Names of the volumes of attribution.hostPaths: node- and the path's words.
+*/}}
+{{- define "netif-rx-exporter.hostPathVolume" -}}
+{{- printf "node%s" (regexReplaceAll "[^a-z0-9]+" (lower .) "-") | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
 Relabelings that every monitor starts with: the pod's node as the node label.
 */}}
 {{- define "netif-rx-exporter.nodeRelabelings" -}}
