@@ -5,10 +5,11 @@
 // pin directories never meet.
 #pragma once
 
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 
 #include "util/unique_fd.h"
 

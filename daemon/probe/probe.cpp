@@ -262,7 +262,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
       skeleton->links.netif_rx_tp = link;
     }
 
-    if (pins) pins->pin(skeleton->obj, link);
+    if (pins) pins->pin(skeleton->obj, bpf_program__fd(program), link);
 
     auto probe = std::unique_ptr<Probe>(new Probe());
     probe->set_common(options, possible_cpus);

@@ -22,6 +22,9 @@ namespace netif_rx {
 namespace {
 
 constexpr const char* kLinkPin = "link";
+// The attached program, pinned too: opening it by its id (from the link)
+// would need CAP_SYS_ADMIN, which the exporter may not have.
+constexpr const char* kProgramPin = "program";
 constexpr const char* kCleanupHint = " (docs/operations.md#keeping-the-counts-across-restarts)";
 
 std::string layout_name() { return "v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
@@ -134,9 +137,10 @@ ProbePins ProbePins::open(const std::string& root) {
   PinLock lock = PinLock::acquire(root);
   for (const auto& name : list_directory(root)) {
     if (name == layout_name() || !is_layout_directory(name)) continue;
-    log::warn("removing the pins of another layout: this exporter cannot adopt them and starts "
-              "counting afresh",
-              {{"path", root + "/" + name}, {"layout", layout_name()}});
+    log::warn(
+        "removing the pins of another layout: this exporter cannot adopt them and starts "
+        "counting afresh",
+        {{"path", root + "/" + name}, {"layout", layout_name()}});
     remove_directory(root + "/" + name);
   }
   return ProbePins(std::move(lock), root, root + "/" + layout_name());
@@ -149,7 +153,7 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
   const std::vector<std::string> found = entries();
   if (found.empty()) return std::nullopt;
 
-  std::set<std::string> expected{kLinkPin};
+  std::set<std::string> expected{kLinkPin, kProgramPin};
   bpf_map* map = nullptr;
   bpf_object__for_each_map(map, object) expected.insert(pin_name(map));
   for (const auto& name : found) {
@@ -184,29 +188,32 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
     if (auto why = check_map(map, fd.get(), path); why && !differs) differs = std::move(why);
     maps.emplace_back(map, std::move(fd));
   }
-  if (!present(kLinkPin)) return start_fresh(differs.value_or("incomplete pins (no link)"));
+  if (!present(kLinkPin) || !present(kProgramPin))
+    return start_fresh(differs.value_or("incomplete pins (no link or program)"));
 
   const std::string link_path = path_of(kLinkPin);
   std::unique_ptr<bpf_link, decltype(&bpf_link__destroy)> link(bpf_link__open(link_path.c_str()),
                                                                bpf_link__destroy);
-  if (!link) throw foreign(link_path, "it cannot be opened as a BPF link (" + errno_text(errno) + ")");
+  if (!link)
+    throw foreign(link_path, "it cannot be opened as a BPF link (" + errno_text(errno) + ")");
   bpf_link_info link_info{};
   std::uint32_t length = sizeof(link_info);
   if (bpf_obj_get_info_by_fd(bpf_link__fd(link.get()), &link_info, &length) != 0)
     throw foreign(link_path, "it is not a BPF link");
-  UniqueFd program(bpf_prog_get_fd_by_id(link_info.prog_id));
+  const std::string program_path = path_of(kProgramPin);
+  UniqueFd program(bpf_obj_get(program_path.c_str()));
   bpf_prog_info program_info{};
   length = sizeof(program_info);
-  if (!program.valid() || bpf_obj_get_info_by_fd(program.get(), &program_info, &length) != 0) {
-    throw ProbeError("cannot read the program of the pinned link " + link_path + ": " +
-                     errno_text(errno));
-  }
+  if (!program.valid() || bpf_obj_get_info_by_fd(program.get(), &program_info, &length) != 0)
+    throw foreign(program_path, "it cannot be opened as a BPF program");
+  if (program_info.id != link_info.prog_id && !differs)
+    differs = "the pinned program is not the one the pinned link attaches";
   const std::string program_name = program_info.name;
-  if (std::find(program_names.begin(), program_names.end(), program_name) ==
-      program_names.end()) {
+  if (std::find(program_names.begin(), program_names.end(), program_name) == program_names.end()) {
     const bool ours = program_name == "netif_rx_btf" || program_name == "netif_rx_tp";
     if (!ours) throw foreign(link_path, "it attaches program '" + program_name + "'");
-    if (!differs) differs = "the attach mode changed (the pinned link attaches " + program_name + ")";
+    if (!differs)
+      differs = "the attach mode changed (the pinned link attaches " + program_name + ")";
   }
   if (differs) {
     maps.clear();
@@ -223,11 +230,11 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
   return AdoptedLink{link.release(), std::move(program), program_name};
 }
 
-void ProbePins::pin(bpf_object* object, bpf_link* link) {
+void ProbePins::pin(bpf_object* object, int program_fd, bpf_link* link) {
   if (::mkdir(directory_.c_str(), 0700) != 0 && errno != EEXIST) {
     throw ProbeError("cannot create " + directory_ + ": " + errno_text(errno));
   }
-  // The maps first, the link last: a directory without its link is an
+  // The maps and the program first, the link last: a directory without its link is an
   // incomplete pinning, replaced by the next exporter.
   const auto fail = [this](const std::string& what, int err) {
     const std::string message = "pinning " + what + " failed: " + errno_text(err);
@@ -239,6 +246,8 @@ void ProbePins::pin(bpf_object* object, bpf_link* link) {
     const std::string path = path_of(pin_name(map));
     if (bpf_obj_pin(bpf_map__fd(map), path.c_str()) != 0) throw fail(path, errno);
   }
+  if (bpf_obj_pin(program_fd, path_of(kProgramPin).c_str()) != 0)
+    throw fail(path_of(kProgramPin), errno);
   if (int err = bpf_link__pin(link, path_of(kLinkPin).c_str()); err != 0) {
     throw fail(path_of(kLinkPin) + (err == -EINVAL ? " (the classic tracepoint's link can be "
                                                      "pinned from Linux 5.15 on)"

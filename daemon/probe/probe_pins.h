@@ -1,7 +1,7 @@
 // The probe pinned in a BPF filesystem, so that it outlives the exporter:
-// its link and every map of its BPF object, under
+// its link, its program and every map of its BPF object, under
 // <pin directory>/v<NETIF_RX_PIN_LAYOUT>/ (one file per map, named after it,
-// and `link`). The next exporter of the same layout adopts them and goes on
+// `program` and `link`). The next exporter of the same layout adopts them and goes on
 // from the same counts; pins of another layout are never read.
 #pragma once
 
@@ -45,9 +45,9 @@ class ProbePins {
   std::optional<AdoptedLink> adopt(bpf_object* object,
                                    const std::vector<std::string>& program_names);
 
-  // Pins every map of the loaded `object`, then `link`. On failure removes
-  // what it pinned and throws ProbeError.
-  void pin(bpf_object* object, bpf_link* link);
+  // Pins every map of the loaded `object`, its attached program and then
+  // `link`. On failure removes what it pinned and throws ProbeError.
+  void pin(bpf_object* object, int program_fd, bpf_link* link);
 
   // Unpins everything of this layout (the probe detaches once its last
   // descriptor closes) and removes the directories left empty.

@@ -49,9 +49,7 @@ class PrivateBpffs {
 
   bool mounted() const { return mounted_; }
   std::string pin_path() const { return dir_ + "/netif_rx_exporter"; }
-  std::string layout_dir() const {
-    return pin_path() + "/v" + std::to_string(NETIF_RX_PIN_LAYOUT);
-  }
+  std::string layout_dir() const { return pin_path() + "/v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
 
  private:
   std::string dir_;
@@ -159,9 +157,7 @@ double packets_of(const Series& series, const std::string& device) {
   return sum_where(series, "netif_rx_packets_total", {{"device", device}});
 }
 
-double metric(const Series& series, const std::string& name) {
-  return sum_where(series, name, {});
-}
+double metric(const Series& series, const std::string& name) { return sum_where(series, name, {}); }
 
 // Scrapes until `done` holds or 10 s pass; returns the last scrape.
 Series scrape_until(ExporterProcess& exporter, const std::function<bool(const Series&)>& done) {
@@ -203,16 +199,16 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   auto exporter = start(true);
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   watch.watch(exporter->port());
-  const double attach_time = metric(exporter->scrape(), "netif_rx_exporter_probe_attach_time_seconds");
+  const double attach_time =
+      metric(exporter->scrape(), "netif_rx_exporter_probe_attach_time_seconds");
   ASSERT_GT(attach_time, 0) << exporter->log();
 
   // A device deleted before the restarts: its packets move to the removed
   // counter, which the next exporters must go on from.
   ASSERT_EQ(send_udp(ns, 0, gone_pair.a.address, 200, kPayloadBytes), 200);
-  ASSERT_EQ(packets_of(scrape_until(*exporter,
-                                    [&](const Series& s) {
-                                      return packets_of(s, gone_pair.a.name) >= 200;
-                                    }),
+  ASSERT_EQ(packets_of(scrape_until(
+                           *exporter,
+                           [&](const Series& s) { return packets_of(s, gone_pair.a.name) >= 200; }),
                        gone_pair.a.name),
             200);
   network.delete_link("", gone_pair.a.name);
@@ -261,10 +257,11 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   const Series settled = exporter->scrape();
   watch.stop();
   const double counted = packets_of(settled, stream_pair.a.name);
-  std::printf("pinned restarts (%d, SIGTERM with --bpf.keep-pins and kill -9 in turn): sent %lld, "
-              "counted %.0f, longest scrape gap %lld ms over %d scrapes\n",
-              kRestarts, sent, counted, static_cast<long long>(watch.longest_gap().count()),
-              watch.scrapes());
+  std::printf(
+      "pinned restarts (%d, SIGTERM with --bpf.keep-pins and kill -9 in turn): sent %lld, "
+      "counted %.0f, longest scrape gap %lld ms over %d scrapes\n",
+      kRestarts, sent, counted, static_cast<long long>(watch.longest_gap().count()),
+      watch.scrapes());
   EXPECT_EQ(counted, static_cast<double>(sent)) << exporter->log();
   EXPECT_EQ(watch.decreases(), std::vector<std::string>{});
   EXPECT_GE(metric(settled, "netif_rx_removed_packets_total"), 350);
@@ -277,8 +274,8 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
                            metric(settled, "netif_rx_removed_packets_total");
   const double probe_counted = metric(settled, "netif_rx_counted_packets_total");
   EXPECT_GE(accounted, probe_counted);
-  EXPECT_LE(accounted - probe_counted, 50) << "accounted " << accounted << ", counted "
-                                           << probe_counted;
+  EXPECT_LE(accounted - probe_counted, 50)
+      << "accounted " << accounted << ", counted " << probe_counted;
   (void)final_series;
 
   // A clean stop without --bpf.keep-pins removes the pins: the probe detaches.
