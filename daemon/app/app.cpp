@@ -94,6 +94,7 @@ void App::start() {
   poller_ = std::move(pipeline.poller);
   self_metrics_.set_probe_attached(true);
   self_metrics_.set_probe_attach_time(probe_->attach_time_seconds());
+  self_metrics_.set_probe_adopted(probe_->adopted());
   poller_->set_bpf_stats_source(
       [reader = std::make_shared<BpfStatsReader>(
            probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),

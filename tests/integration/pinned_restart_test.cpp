@@ -202,6 +202,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   const double attach_time =
       metric(exporter->scrape(), "netif_rx_exporter_probe_attach_time_seconds");
   ASSERT_GT(attach_time, 0) << exporter->log();
+  EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 0);
 
   // A device deleted before the restarts: its packets move to the removed
   // counter, which the next exporters must go on from.
@@ -247,6 +248,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
         << "restart " << restart << ": the probe was attached anew\n"
         << exporter->log();
     process_starts.push_back(metric(series, "process_start_time_seconds"));
+    EXPECT_EQ(metric(series, "netif_rx_exporter_probe_adopted"), 1);
     EXPECT_NE(exporter->log().find("probe adopted"), std::string::npos) << exporter->log();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
@@ -292,6 +294,27 @@ TEST_F(PinnedRestartTest, SecondExporterOnTheSamePinsFailsNamingTheFirst) {
             std::string::npos)
       << second->log();
   EXPECT_EQ(first->stop(), 0) << first->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+// Pins of another layout (an exporter of another version): never read,
+// removed, and the exporter starts afresh, saying so.
+TEST_F(PinnedRestartTest, AnotherLayoutIsRemovedAndCountingStartsAfresh) {
+  const std::string other_layout =
+      bpffs_.pin_path() + "/v" + std::to_string(NETIF_RX_PIN_LAYOUT + 1);
+  std::filesystem::create_directories(other_layout);
+  const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "probe_totals", 4, 8, 1, nullptr);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(bpf_obj_pin(fd, (other_layout + "/probe_totals").c_str()), 0);
+  ::close(fd);
+
+  auto exporter = start(false);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 0);
+  EXPECT_NE(exporter->log().find("removing the pins of another layout"), std::string::npos)
+      << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(other_layout));
+  EXPECT_EQ(exporter->stop(), 0) << exporter->log();
   EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
 }
 
