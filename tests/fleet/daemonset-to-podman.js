@@ -2,7 +2,8 @@
 // Reads the manifests `helm template` rendered and writes what `podman run` needs to run the
 // exporter exactly as the chart's DaemonSet does, one file per kind of setting in OUT_DIR:
 //   settings.env   IMAGE, HOST_NETWORK, READ_ONLY, ALLOW_PRIVILEGE_ESCALATION, PRIVILEGED,
-//                  RUN_AS_USER, RUN_AS_GROUP, CONFIG_MOUNT, PORT (shell-quoted assignments)
+//                  RUN_AS_USER, RUN_AS_GROUP, CONFIG_MOUNT, PORT, and BPF_MOUNT with
+//                  BPF_PROPAGATION when the probe is pinned (shell-quoted assignments)
 //   args           the container's arguments, one a line
 //   cap-add        the capabilities it adds, one a line (it must drop ALL)
 //   config/<key>   the ConfigMap's files, mounted at CONFIG_MOUNT
@@ -41,7 +42,18 @@ const port = (container.ports || []).find((p) => p.name === 'metrics');
 if (!port) fail('no metrics port');
 const mounts = container.volumeMounts || [];
 const configMount = mounts.find((m) => m.name === 'config');
-if (!configMount || mounts.length !== 1) fail('expected exactly the config volume mount');
+// The pins' BPF filesystem (bpf.pinPath): the host's /sys/fs/bpf, which the test replaces by a
+// BPF filesystem of its own.
+const bpfMount = mounts.find((m) => m.name === 'bpf-maps');
+const bpfVolume = (pod.volumes || []).find((v) => v.name === 'bpf-maps');
+if (bpfMount && !(bpfVolume && bpfVolume.hostPath && bpfVolume.hostPath.path === '/sys/fs/bpf')) {
+  fail('the bpf-maps mount is not the host path /sys/fs/bpf');
+}
+const propagation = { HostToContainer: 'rslave' }[bpfMount && bpfMount.mountPropagation];
+if (bpfMount && !propagation) fail(`bpf-maps propagation ${bpfMount.mountPropagation} is not translated`);
+if (!configMount || mounts.length !== (bpfMount ? 2 : 1)) {
+  fail('expected exactly the config volume mount (and the pins\' bpf-maps)');
+}
 const configVolume = (pod.volumes || []).find((v) => v.name === 'config');
 const configMap = docs.find((d) => d.kind === 'ConfigMap' && configVolume && configVolume.configMap &&
   d.metadata.name === configVolume.configMap.name);
@@ -59,6 +71,8 @@ fs.writeFileSync(path.join(outDir, 'settings.env'), [
   `RUN_AS_GROUP=${q(sc.runAsGroup ?? '')}`,
   `CONFIG_MOUNT=${q(configMount.mountPath)}`,
   `PORT=${q(port.containerPort)}`,
+  `BPF_MOUNT=${q(bpfMount ? bpfMount.mountPath : '')}`,
+  `BPF_PROPAGATION=${q(propagation || '')}`,
 ].join('\n') + '\n');
 fs.writeFileSync(path.join(outDir, 'args'), (container.args || []).map((a) => `${a}\n`).join(''));
 fs.writeFileSync(path.join(outDir, 'cap-add'), (sc.capabilities.add || []).map((c) => `${c}\n`).join(''));

@@ -179,11 +179,32 @@ function checkContainerSecurity(c, label, problems) {
   if (!drop.includes('ALL')) problems.push(`${label}: container ${c.name} does not drop ALL capabilities`);
 }
 
+// The one host path allowed: the BPF filesystem where the probe is pinned (bpf.pinPath), mounted
+// at the same path with HostToContainer propagation (as Cilium's bpf-maps volume), never
+// Bidirectional, only in the exporter container.
+function isPinVolume(v) {
+  return v.name === 'bpf-maps' && v.hostPath && v.hostPath.path === '/sys/fs/bpf';
+}
+
+function checkPinMounts(spec, volume, label, problems) {
+  for (const c of [...(spec.initContainers || []), ...(spec.containers || [])]) {
+    for (const m of c.volumeMounts || []) {
+      if (m.name !== volume.name) continue;
+      if (c.name !== 'exporter') problems.push(`${label}: container ${c.name} mounts ${volume.name}`);
+      if (m.mountPath !== '/sys/fs/bpf') problems.push(`${label}: ${volume.name} mounted at ${m.mountPath}, not /sys/fs/bpf`);
+      if (m.mountPropagation !== 'HostToContainer') {
+        problems.push(`${label}: ${volume.name} mounted with propagation ${m.mountPropagation || 'None'}, not HostToContainer`);
+      }
+    }
+  }
+}
+
 function checkPodSpec(spec, label, problems) {
   if (spec.hostPID) problems.push(`${label}: hostPID`);
   if (spec.hostIPC) problems.push(`${label}: hostIPC`);
   for (const v of spec.volumes || []) {
-    if (v.hostPath) problems.push(`${label}: hostPath volume ${v.name} (${v.hostPath.path})`);
+    if (v.hostPath && !isPinVolume(v)) problems.push(`${label}: hostPath volume ${v.name} (${v.hostPath.path})`);
+    if (isPinVolume(v)) checkPinMounts(spec, v, label, problems);
   }
   if (spec.automountServiceAccountToken !== false) problems.push(`${label}: the service account token is mounted`);
   for (const c of [...(spec.initContainers || []), ...(spec.containers || [])]) checkContainerSecurity(c, label, problems);
