@@ -87,8 +87,9 @@ void App::start() {
   bpf_stats_ = std::make_unique<BpfStatsControl>(config_.bpf_stats);
 
   status(notifier_, "loading and attaching the probe");
-  CountingPipeline pipeline = build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_,
-                                                      PinOptions{cli_.pin_path, cli_.keep_pins});
+  CountingPipeline pipeline =
+      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_,
+                              PinOptions{cli_.pin_path, cli_.keep_pins, cli_.fd_store});
   probe_ = std::move(pipeline.probe);
   links_ = std::move(pipeline.links);
   poller_ = std::move(pipeline.poller);

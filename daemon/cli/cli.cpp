@@ -78,7 +78,8 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
                 {"-h", [&] { options.show_help = true; }},
                 {"--version", [&] { options.show_version = true; }},
                 {"--web.systemd-socket", [&] { options.systemd_socket = true; }},
-                {"--bpf.keep-pins", [&] { options.keep_pins = true; }}},
+                {"--bpf.keep-pins", [&] { options.keep_pins = true; }},
+                {"--bpf.fd-store", [&] { options.fd_store = true; }}},
                [](const std::string& name) {
                  return "unknown flag '" + name + "'; see --help for the flags";
                }});
@@ -134,6 +135,12 @@ Flags:
       --bpf.keep-pins          A clean stop leaves the pins for the next
                                exporter (default: a clean stop removes them
                                and the probe detaches).
+      --bpf.fd-store           Under systemd: keep the probe in the unit's
+                               file-descriptor store (FileDescriptorStoreMax=),
+                               so that a restart of the service goes on from
+                               the same counts and a stop of the unit detaches
+                               it (the package's unit sets it; --bpf.pin-path
+                               wins over it).
 )";
 }
 

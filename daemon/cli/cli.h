@@ -36,6 +36,8 @@ struct CliOptions {
   // pinned across restarts; empty: not pinned.
   std::string pin_path;
   bool keep_pins = false;  // --bpf.keep-pins: a clean stop leaves the pins
+  // --bpf.fd-store: the probe kept in systemd's file-descriptor store.
+  bool fd_store = false;
   bool show_version = false;
   bool show_help = false;
 };

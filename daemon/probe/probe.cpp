@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "netif_rx_bpf.skel.h"
+#include "probe/service_pin_store.h"
 #include "sys/privileges.h"
 #include "util/errno_text.h"
 #include "util/log.h"
@@ -80,9 +81,16 @@ void Probe::SkeletonDeleter::operator()(netif_rx_bpf* skeleton) const {
 
 Probe::~Probe() {
   if (!skeleton_) return;
+  if (pins_ && pins_->managed_by_service_manager()) {
+    log::info(
+        "leaving the probe in systemd's file-descriptor store: a restart adopts it, a stop of "
+        "the unit detaches it",
+        {{"program", program_name_}});
+    return;
+  }
   if (pins_ && keep_pins_) {
     log::info("keeping the probe pinned: it goes on counting until an exporter adopts it",
-              {{"program", program_name_}, {"path", pins_->directory()}});
+              {{"program", program_name_}, {"path", pins_->where()}});
     return;
   }
   if (pins_) pins_->remove();
@@ -165,6 +173,25 @@ std::vector<std::string> adoptable_programs(AttachMode attach) {
   return names;
 }
 
+// Where the probe is kept across restarts: a pin path wins over systemd's
+// store; nullopt: nowhere. A probe systemd kept for an earlier exporter of
+// this unit and not adopted now would stay attached until the unit stops: it
+// is dropped from the store.
+std::optional<ProbePins> pins_for(const ProbeOptions& options) {
+  if (!options.pin_path.empty()) {
+    if (options.fd_store) {
+      log::info(
+          "--bpf.pin-path and --bpf.fd-store: the probe is pinned in bpffs, not kept by systemd",
+          {{"path", options.pin_path}});
+    }
+    release_stored_probe("--bpf.pin-path: the probe is pinned in bpffs");
+    return ProbePins::open(options.pin_path);
+  }
+  if (options.fd_store) return ProbePins::in_service_store();
+  release_stored_probe("no --bpf.fd-store: the probe is not kept across restarts");
+  return std::nullopt;
+}
+
 }  // namespace
 
 void Probe::set_common(const ProbeOptions& options, unsigned possible_cpus) {
@@ -183,11 +210,10 @@ std::unique_ptr<Probe> Probe::adopt(const ProbeOptions& options, ProbePins& pins
       pins.adopt(skeleton->obj, adoptable_programs(options.attach));
   if (!adopted) return nullptr;
   const bool tp_btf = adopted->program_name == "netif_rx_btf";
-  // The skeleton owns the link from here: destroy() closes it (the pin keeps it).
-  (tp_btf ? skeleton->links.netif_rx_btf : skeleton->links.netif_rx_tp) = adopted->link;
 
   auto probe = std::unique_ptr<Probe>(new Probe());
   probe->skeleton_ = std::move(skeleton);
+  probe->adopted_link_ = std::move(adopted->link);
   probe->adopted_program_ = std::move(adopted->program);
   probe->program_name_ = adopted->program_name;
   probe->attach_mode_ = tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
@@ -196,7 +222,7 @@ std::unique_ptr<Probe> Probe::adopt(const ProbeOptions& options, ProbePins& pins
   probe->adopted_ = true;
   log::info("probe adopted: it goes on from the pinned counts",
             {{"program", probe->program_name_},
-             {"path", pins.directory()},
+             {"path", pins.where()},
              {"attached_at", std::to_string(probe->attach_time_seconds_)}});
   return probe;
 }
@@ -205,9 +231,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
   route_libbpf_logs();
   const unsigned possible_cpus = check_prerequisites(options);
 
-  std::optional<ProbePins> pins;
-  if (!options.pin_path.empty()) {
-    pins = ProbePins::open(options.pin_path);
+  std::optional<ProbePins> pins = pins_for(options);
+  if (pins) {
     if (auto probe = adopt(options, *pins, possible_cpus)) {
       probe->pins_ = std::move(pins);
       return probe;
@@ -262,7 +287,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
       skeleton->links.netif_rx_tp = link;
     }
 
-    if (pins) pins->pin(skeleton->obj, bpf_program__fd(program), link);
+    if (pins) pins->pin(skeleton->obj, bpf_program__fd(program), bpf_link__fd(link));
 
     auto probe = std::unique_ptr<Probe>(new Probe());
     probe->set_common(options, possible_cpus);

@@ -29,6 +29,10 @@ struct ProbeOptions {
   // Leave the pins when the probe is destroyed (a clean stop): the next
   // exporter adopts them. Otherwise they are removed and the probe detaches.
   bool keep_pins = false;
+  // Keep the probe in systemd's file-descriptor store (ServicePinStore): a
+  // restart of the service adopts it, a stop of the unit detaches it. A
+  // pin_path wins over it.
+  bool fd_store = false;
 };
 
 // The options for the probe that `config` asks for, in the network namespace
@@ -87,6 +91,7 @@ class Probe {
   std::optional<ProbePins> pins_;
   bool keep_pins_ = false;
   std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton_;
+  UniqueFd adopted_link_;     // the pinned link, when adopted
   UniqueFd adopted_program_;  // the pinned link's program, when adopted
   std::string program_name_;
   AttachMode attach_mode_ = AttachMode::tp_btf;

@@ -2,10 +2,6 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,8 +9,9 @@
 #include <memory>
 #include <set>
 
-#include "netif_rx.h"
+#include "probe/bpffs_pin_store.h"
 #include "probe/probe_error.h"
+#include "probe/service_pin_store.h"
 #include "util/errno_text.h"
 #include "util/log.h"
 
@@ -27,47 +24,10 @@ constexpr const char* kLinkPin = "link";
 constexpr const char* kProgramPin = "program";
 constexpr const char* kCleanupHint = " (docs/operations.md#keeping-the-counts-across-restarts)";
 
-std::string layout_name() { return "v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
-
-struct DirCloser {
-  void operator()(DIR* dir) const { ::closedir(dir); }
-};
-
-// The names in `directory` (no . and ..); empty when it does not exist.
-std::vector<std::string> list_directory(const std::string& directory) {
-  std::vector<std::string> names;
-  std::unique_ptr<DIR, DirCloser> dir(::opendir(directory.c_str()));
-  if (!dir) return names;
-  while (const dirent* entry = ::readdir(dir.get())) {
-    const std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-// Removes the pins in `directory` and the directory itself.
-void remove_directory(const std::string& directory) {
-  for (const auto& name : list_directory(directory)) {
-    const std::string path = directory + "/" + name;
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-      log::warn("cannot remove a pin", {{"path", path}, {"err", errno_text(errno)}});
-  }
-  if (::rmdir(directory.c_str()) != 0 && errno != ENOENT)
-    log::warn("cannot remove a pin directory", {{"path", directory}, {"err", errno_text(errno)}});
-}
-
-bool is_layout_directory(const std::string& name) {
-  return name.size() > 1 && name[0] == 'v' &&
-         std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // Thrown for pins that are not this exporter's.
-ProbeError foreign(const std::string& path, const std::string& what) {
-  return ProbeError("refusing the pin " + path + ": " + what +
-                    ", so it is not this exporter's; remove it (rm) if nothing else uses it, or "
-                    "choose another --bpf.pin-path" +
-                    kCleanupHint);
+ProbeError foreign(const PinStore& store, const std::string& name, const std::string& what) {
+  return ProbeError("refusing the pin " + store.where(name) + ": " + what +
+                    ", so it is not this exporter's; " + store.remedy() + kCleanupHint);
 }
 
 // What a map of the object would be, as the kernel describes a map.
@@ -86,10 +46,12 @@ std::string describe(const MapShape& shape) {
 
 // The settings the pinned map was created with differ (nullopt: same), or
 // throws when it is not this exporter's map at all.
-std::optional<std::string> check_map(const bpf_map* map, int fd, const std::string& path) {
+std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore& store,
+                                     const std::string& name) {
   bpf_map_info info{};
   std::uint32_t length = sizeof(info);
-  if (bpf_obj_get_info_by_fd(fd, &info, &length) != 0) throw foreign(path, "it is not a BPF map");
+  if (bpf_obj_get_info_by_fd(fd, &info, &length) != 0)
+    throw foreign(store, name, "it is not a BPF map");
   const std::string expected_name = std::string(bpf_map__name(map)).substr(0, BPF_OBJ_NAME_LEN - 1);
   const MapShape pinned{info.type, info.key_size, info.value_size, info.max_entries,
                         info.map_flags};
@@ -98,9 +60,10 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const std::stri
                         bpf_map__map_flags(map)};
   if (expected_name != info.name || pinned.type != wanted.type ||
       pinned.key_size != wanted.key_size || pinned.value_size != wanted.value_size) {
-    throw foreign(path, "it is map '" + std::string(info.name) + "' (" + describe(pinned) +
-                            ") where this exporter has '" + expected_name + "' (" +
-                            describe(wanted) + ")");
+    throw foreign(store, name,
+                  "it is map '" + std::string(info.name) + "' (" + describe(pinned) +
+                      ") where this exporter has '" + expected_name + "' (" + describe(wanted) +
+                      ")");
   }
   if (pinned.max_entries != wanted.max_entries) {
     return "map " + expected_name + " has " + std::to_string(pinned.max_entries) +
@@ -133,24 +96,14 @@ std::string pin_name(const bpf_map* map) {
   return name;
 }
 
-ProbePins ProbePins::open(const std::string& root) {
-  PinLock lock = PinLock::acquire(root);
-  for (const auto& name : list_directory(root)) {
-    if (name == layout_name() || !is_layout_directory(name)) continue;
-    log::warn(
-        "removing the pins of another layout: this exporter cannot adopt them and starts "
-        "counting afresh",
-        {{"path", root + "/" + name}, {"layout", layout_name()}});
-    remove_directory(root + "/" + name);
-  }
-  return ProbePins(std::move(lock), root, root + "/" + layout_name());
-}
+ProbePins ProbePins::open(const std::string& root) { return ProbePins(BpffsPinStore::open(root)); }
 
-std::vector<std::string> ProbePins::entries() const { return list_directory(directory_); }
+ProbePins ProbePins::in_service_store() { return ProbePins(ServicePinStore::open()); }
 
 std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
                                             const std::vector<std::string>& program_names) {
-  const std::vector<std::string> found = entries();
+  PinStore& store = *store_;
+  const std::vector<std::string> found = store.names();
   if (found.empty()) return std::nullopt;
 
   std::set<std::string> expected{kLinkPin, kProgramPin};
@@ -158,12 +111,12 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
   bpf_object__for_each_map(map, object) expected.insert(pin_name(map));
   for (const auto& name : found) {
     if (expected.count(name) == 0)
-      throw foreign(path_of(name), "this exporter pins no such name in " + directory_);
+      throw foreign(store, name, "this exporter pins no such name in " + store.where());
   }
-  const auto start_fresh = [this](const std::string& why) {
+  const auto start_fresh = [&store](const std::string& why) {
     log::warn("replacing the pinned probe: the counts start from zero",
-              {{"path", directory_}, {"why", why}});
-    remove();
+              {{"path", store.where()}, {"why", why}});
+    store.remove();
     return std::nullopt;
   };
   const auto present = [&found](const std::string& name) {
@@ -175,43 +128,41 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
   std::vector<std::pair<bpf_map*, UniqueFd>> maps;
   std::optional<std::string> differs;
   bpf_object__for_each_map(map, object) {
-    const std::string path = path_of(pin_name(map));
-    if (!present(pin_name(map))) {
+    const std::string name = pin_name(map);
+    if (!present(name)) {
       if (!differs) differs = "incomplete pins (an exporter stopped while pinning)";
       continue;
     }
-    UniqueFd fd(bpf_obj_get(path.c_str()));
+    UniqueFd fd = store.open_fd(name);
     if (!fd.valid()) {
-      throw ProbeError("cannot open the pinned map " + path + ": " + errno_text(errno) +
+      throw ProbeError("cannot open the pinned map " + store.where(name) + ": " +
+                       errno_text(errno) +
                        "; it needs the privileges that loading the probe needs");
     }
-    if (auto why = check_map(map, fd.get(), path); why && !differs) differs = std::move(why);
+    if (auto why = check_map(map, fd.get(), store, name); why && !differs) differs = std::move(why);
     maps.emplace_back(map, std::move(fd));
   }
   if (!present(kLinkPin) || !present(kProgramPin))
     return start_fresh(differs.value_or("incomplete pins (no link or program)"));
 
-  const std::string link_path = path_of(kLinkPin);
-  std::unique_ptr<bpf_link, decltype(&bpf_link__destroy)> link(bpf_link__open(link_path.c_str()),
-                                                               bpf_link__destroy);
-  if (!link)
-    throw foreign(link_path, "it cannot be opened as a BPF link (" + errno_text(errno) + ")");
+  UniqueFd link = store.open_fd(kLinkPin);
+  if (!link.valid())
+    throw foreign(store, kLinkPin, "it cannot be opened (" + errno_text(errno) + ")");
   bpf_link_info link_info{};
   std::uint32_t length = sizeof(link_info);
-  if (bpf_obj_get_info_by_fd(bpf_link__fd(link.get()), &link_info, &length) != 0)
-    throw foreign(link_path, "it is not a BPF link");
-  const std::string program_path = path_of(kProgramPin);
-  UniqueFd program(bpf_obj_get(program_path.c_str()));
+  if (bpf_obj_get_info_by_fd(link.get(), &link_info, &length) != 0)
+    throw foreign(store, kLinkPin, "it is not a BPF link");
+  UniqueFd program = store.open_fd(kProgramPin);
   bpf_prog_info program_info{};
   length = sizeof(program_info);
   if (!program.valid() || bpf_obj_get_info_by_fd(program.get(), &program_info, &length) != 0)
-    throw foreign(program_path, "it cannot be opened as a BPF program");
+    throw foreign(store, kProgramPin, "it cannot be opened as a BPF program");
   if (program_info.id != link_info.prog_id && !differs)
     differs = "the pinned program is not the one the pinned link attaches";
   const std::string program_name = program_info.name;
   if (std::find(program_names.begin(), program_names.end(), program_name) == program_names.end()) {
     const bool ours = program_name == "netif_rx_btf" || program_name == "netif_rx_tp";
-    if (!ours) throw foreign(link_path, "it attaches program '" + program_name + "'");
+    if (!ours) throw foreign(store, kLinkPin, "it attaches program '" + program_name + "'");
     if (!differs)
       differs = "the attach mode changed (the pinned link attaches " + program_name + ")";
   }
@@ -223,43 +174,25 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
 
   for (auto& [adopted, fd] : maps) {
     if (int err = bpf_map__reuse_fd(adopted, fd.get()); err != 0) {
-      throw ProbeError("reusing the pinned map " + path_of(pin_name(adopted)) +
+      throw ProbeError("reusing the pinned map " + store.where(pin_name(adopted)) +
                        " failed: " + errno_text(err));
     }
   }
-  return AdoptedLink{link.release(), std::move(program), program_name};
+  return AdoptedLink{std::move(link), std::move(program), program_name};
 }
 
-void ProbePins::pin(bpf_object* object, int program_fd, bpf_link* link) {
-  if (::mkdir(directory_.c_str(), 0700) != 0 && errno != EEXIST) {
-    throw ProbeError("cannot create " + directory_ + ": " + errno_text(errno));
+void ProbePins::pin(bpf_object* object, int program_fd, int link_fd) {
+  // The maps and the program first, the link last: pins without their link
+  // are an incomplete pinning, replaced by the next exporter.
+  try {
+    bpf_map* map = nullptr;
+    bpf_object__for_each_map(map, object) store_->keep(pin_name(map), bpf_map__fd(map));
+    store_->keep(kProgramPin, program_fd);
+    store_->keep(kLinkPin, link_fd);
+  } catch (const ProbeError&) {
+    store_->remove();
+    throw;
   }
-  // The maps and the program first, the link last: a directory without its link is an
-  // incomplete pinning, replaced by the next exporter.
-  const auto fail = [this](const std::string& what, int err) {
-    const std::string message = "pinning " + what + " failed: " + errno_text(err);
-    remove();
-    return ProbeError(message);
-  };
-  bpf_map* map = nullptr;
-  bpf_object__for_each_map(map, object) {
-    const std::string path = path_of(pin_name(map));
-    if (bpf_obj_pin(bpf_map__fd(map), path.c_str()) != 0) throw fail(path, errno);
-  }
-  if (bpf_obj_pin(program_fd, path_of(kProgramPin).c_str()) != 0)
-    throw fail(path_of(kProgramPin), errno);
-  if (int err = bpf_link__pin(link, path_of(kLinkPin).c_str()); err != 0) {
-    throw fail(path_of(kLinkPin) + (err == -EINVAL ? " (the classic tracepoint's link can be "
-                                                     "pinned from Linux 5.15 on)"
-                                                   : ""),
-               err);
-  }
-}
-
-void ProbePins::remove() {
-  remove_directory(directory_);
-  if (list_directory(root_).empty() && ::rmdir(root_.c_str()) != 0 && errno != ENOENT)
-    log::warn("cannot remove the pin directory", {{"path", root_}, {"err", errno_text(errno)}});
 }
 
 }  // namespace netif_rx

@@ -1,15 +1,17 @@
-// The probe pinned in a BPF filesystem, so that it outlives the exporter:
-// its link, its program and every map of its BPF object, under
-// <pin directory>/v<NETIF_RX_PIN_LAYOUT>/ (one file per map, named after it,
-// `program` and `link`). The next exporter of the same layout adopts them and goes on
-// from the same counts; pins of another layout are never read.
+// The probe pinned, so that it outlives the exporter: its link, its program
+// and every map of its BPF object, kept in a PinStore (a BPF filesystem's
+// <pin directory>/v<NETIF_RX_PIN_LAYOUT>/, or systemd's file-descriptor store)
+// under one name per map (named after it), `program` and `link`. The next
+// exporter of the same layout adopts them and goes on from the same counts;
+// pins of another layout are never read.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "probe/pin_lock.h"
+#include "probe/pin_store.h"
 #include "util/unique_fd.h"
 
 struct bpf_object;
@@ -18,20 +20,22 @@ struct bpf_map;
 
 namespace netif_rx {
 
-// The link of a pinned probe, adopted: the caller owns `link` (destroying it
-// closes the descriptor; the pin keeps the probe attached).
+// The link of a pinned probe, adopted (closing its descriptor leaves the
+// probe attached: the pin keeps it).
 struct AdoptedLink {
-  bpf_link* link = nullptr;
+  UniqueFd link;
   UniqueFd program;          // the attached program
   std::string program_name;  // e.g. netif_rx_btf
 };
 
 class ProbePins {
  public:
-  // Locks `root` (PinLock) and removes the pins of other layouts found under
-  // it (an exporter of another version left them: never read, one log line
-  // each). Throws ProbeError.
+  // Pins in the BPF filesystem directory `root` (BpffsPinStore: locked, pins
+  // of other layouts removed). Throws ProbeError.
   static ProbePins open(const std::string& root);
+  // Pins in systemd's file-descriptor store (ServicePinStore). Throws
+  // ProbeError.
+  static ProbePins in_service_store();
 
   // The pins of this layout, checked against `object`'s maps (opened and
   // configured, not loaded) and `program_names` (the programs this exporter
@@ -47,25 +51,23 @@ class ProbePins {
 
   // Pins every map of the loaded `object`, its attached program and then
   // `link`. On failure removes what it pinned and throws ProbeError.
-  void pin(bpf_object* object, int program_fd, bpf_link* link);
+  void pin(bpf_object* object, int program_fd, int link_fd);
 
   // Unpins everything of this layout (the probe detaches once its last
-  // descriptor closes) and removes the directories left empty.
-  void remove();
+  // descriptor closes).
+  void remove() { store_->remove(); }
 
-  const std::string& directory() const { return directory_; }
+  // True when the service manager, not the exporter, drops the pins (systemd's
+  // store): a clean stop always leaves them.
+  bool managed_by_service_manager() const { return store_->managed_by_service_manager(); }
+
+  // Where the pins are, for messages.
+  std::string where() const { return store_->where(); }
 
  private:
-  ProbePins(PinLock lock, std::string root, std::string directory)
-      : lock_(std::move(lock)), root_(std::move(root)), directory_(std::move(directory)) {}
+  explicit ProbePins(std::unique_ptr<PinStore> store) : store_(std::move(store)) {}
 
-  // Names in this layout's directory; empty when it does not exist.
-  std::vector<std::string> entries() const;
-  std::string path_of(const std::string& name) const { return directory_ + "/" + name; }
-
-  PinLock lock_;
-  std::string root_;
-  std::string directory_;  // root_/v<layout>
+  std::unique_ptr<PinStore> store_;
 };
 
 // The file name of `map`'s pin: its name, '.' replaced by '_' (.rodata).

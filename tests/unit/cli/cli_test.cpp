@@ -31,6 +31,8 @@ TEST(Cli, PinsTheProbeOnlyWhereAsked) {
       parse_cli({"--bpf.pin-path=/sys/fs/bpf/netif_rx_exporter", "--bpf.keep-pins"});
   EXPECT_EQ(options.pin_path, "/sys/fs/bpf/netif_rx_exporter");
   EXPECT_TRUE(options.keep_pins);
+  EXPECT_FALSE(options.fd_store);
+  EXPECT_TRUE(parse_cli({"--bpf.fd-store"}).fd_store);
   EXPECT_EQ(error_of({"--bpf.keep-pins"}),
             "--bpf.keep-pins needs --bpf.pin-path (the directory where the probe is pinned)");
   for (const std::string bad : {"relative/dir", "/", ""}) {
