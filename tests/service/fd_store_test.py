@@ -11,6 +11,7 @@ flag's error outside systemd. One line per check; exit 1 on any failure.
 Usage: fd_store_test.py BINARY"""
 import array
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,7 +21,11 @@ import time
 import urllib.request
 
 binary = sys.argv[1]
+if os.geteuid() != 0 or shutil.which("bpftool") is None:
+    print("FAIL: needs root (to load the probe) and bpftool (scripts/install-deps.sh installs it)")
+    sys.exit(1)
 work = tempfile.mkdtemp(prefix="netif_rx_fd_store.")
+running = set()  # exporters started and not yet waited for
 notify_path = os.path.join(work, "notify.sock")
 failures = []
 
@@ -91,12 +96,15 @@ def start(name, args, passed=(), with_notify=True):
         finally:
             os._exit(127)
     log.close()
+    running.add(pid)
     return pid
 
 
-def stop(pid):
-    os.kill(pid, signal.SIGTERM)
+def stop(pid, sig=signal.SIGTERM):
+    if sig is not None:
+        os.kill(pid, sig)
     _, status = os.waitpid(pid, 0)
+    running.discard(pid)
     return os.waitstatus_to_exitcode(status)
 
 
@@ -118,8 +126,11 @@ def free_port():
 
 
 def read_log(name):
-    with open(os.path.join(work, name + ".log"), errors="replace") as f:
-        return f.read()
+    try:
+        with open(os.path.join(work, name + ".log"), errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
 
 
 def program_id(fd):
@@ -135,89 +146,106 @@ def program_loaded(prog_id):
                           capture_output=True).returncode == 0
 
 
-ready = lambda fields: fields.get("READY") == "1"
+def ready(fields):
+    return fields.get("READY") == "1"
+
+
 base_args = ["--config.file=/dev/null", "--bpf.fd-store"]
 
-# 1. The first exporter attaches the probe and stores it.
-port = free_port()
-pid = start("first", base_args + [f"--web.listen-address=127.0.0.1:{port}"])
-check("the first exporter says READY=1", receive(ready))
-names = sorted(stored)
-print("stored: " + " ".join(f"{n}({len(stored[n])})" for n in names))
-store_messages = [m for m in messages if m.get("FDSTORE") == "1"]
-check("every descriptor stored with FDPOLL=0, one per message",
-      bool(store_messages) and all(m.get("FDPOLL") == "0" and len(m["fds"]) == 1
-                                   for m in store_messages))
-layout = names[0].split(".")[1] if names else "?"
-check(f"the link, the program and the maps stored as probe.{layout}.*",
-      all(n.startswith(f"probe.{layout}.") for n in names)
-      and {f"probe.{layout}.link", f"probe.{layout}.program",
-           f"probe.{layout}.device_counters"} <= set(names))
-first = scrape(port)
-attach = first.get("netif_rx_exporter_probe_attach_time_seconds")
-check("the first exporter attached the probe (adopted 0)",
-      first.get("netif_rx_exporter_probe_adopted") == 0 and bool(attach))
-check("SIGTERM: exit 0", stop(pid) == 0)
-check("the exporter left the probe in the store",
-      "leaving the probe in systemd's file-descriptor store" in read_log("first"))
-prog = program_id(stored.get(f"probe.{layout}.program", [-1])[0]) if names else None
 
-# 2. The next one gets them back after a .socket unit's socket, and adopts them.
-listener = socket.socket()
-listener.bind(("127.0.0.1", 0))
-listener.listen(16)
-socket_port = listener.getsockname()[1]
-passed = [("netif_rx_exporter.socket", listener.fileno())]
-passed += [(n, fd) for n in names for fd in stored[n]]
-pid = start("second", base_args + ["--web.systemd-socket"], passed)
-check("the adopting exporter says READY=1", receive(ready))
-check("it stores nothing again", not any(m.get("FDSTORE") == "1" for m in messages))
-second = scrape(socket_port)
-check("it serves the .socket unit's socket among the passed descriptors", bool(second))
-check("it adopted the probe (adopted 1)", second.get("netif_rx_exporter_probe_adopted") == 1)
-# The kernel keeps the load time in boot time: converted by each process, within 10 ms.
-again = second.get("netif_rx_exporter_probe_attach_time_seconds", 0)
-check(f"the attach time stayed ({attach} -> {again})", abs(again - attach) < 0.01)
-down = [s for s, v in first.items()
-        if s.startswith("netif_rx_packets_total{") and second.get(s, v) < v]
-check(f"no packet counter went down{(' (' + ', '.join(down[:3]) + ')') if down else ''}", not down)
-check("SIGTERM: exit 0", stop(pid) == 0)
-listener.close()
+def run():
+    # 1. The first exporter attaches the probe and stores it.
+    port = free_port()
+    pid = start("first", base_args + [f"--web.listen-address=127.0.0.1:{port}"])
+    check("the first exporter says READY=1", receive(ready))
+    names = sorted(stored)
+    print("stored: " + " ".join(f"{n}({len(stored[n])})" for n in names))
+    store_messages = [m for m in messages if m.get("FDSTORE") == "1"]
+    check("every descriptor stored with FDPOLL=0, one per message",
+          bool(store_messages) and all(m.get("FDPOLL") == "0" and len(m["fds"]) == 1
+                                       for m in store_messages))
+    layout = names[0].split(".")[1] if names else "?"
+    check(f"the link, the program and the maps stored as probe.{layout}.*",
+          all(n.startswith(f"probe.{layout}.") for n in names)
+          and {f"probe.{layout}.link", f"probe.{layout}.program",
+               f"probe.{layout}.device_counters"} <= set(names))
+    first = scrape(port)
+    attach = first.get("netif_rx_exporter_probe_attach_time_seconds")
+    check("the first exporter attached the probe (adopted 0)",
+          first.get("netif_rx_exporter_probe_adopted") == 0 and bool(attach))
+    check("SIGTERM: exit 0", stop(pid) == 0)
+    check("the exporter left the probe in the store",
+          "leaving the probe in systemd's file-descriptor store" in read_log("first"))
+    prog = program_id(stored.get(f"probe.{layout}.program", [-1])[0]) if names else None
 
-# 3. Without --bpf.fd-store the stored probe is dropped from the store.
-port = free_port()
-passed = [(n, fd) for n in names for fd in stored[n]]
-pid = start("without", ["--config.file=/dev/null", f"--web.listen-address=127.0.0.1:{port}"],
-            passed)
-check("an exporter without --bpf.fd-store says READY=1", receive(ready))
-check("... and drops every stored descriptor (FDSTOREREMOVE=1)", not stored)
-check("... attaching its own probe (adopted 0)",
-      scrape(port).get("netif_rx_exporter_probe_adopted") == 0)
-check("SIGTERM: exit 0", stop(pid) == 0)
-for fds in stored.values():
-    for fd in fds:
-        os.close(fd)
-stored.clear()
-detached = False
-for _ in range(50):
-    detached = prog is not None and not program_loaded(prog)
-    if detached:
-        break
-    time.sleep(0.1)
-check(f"the store closed, the program (id {prog}) is gone", detached)
+    # 2. The next one gets them back after a .socket unit's socket, and adopts them.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    socket_port = listener.getsockname()[1]
+    passed = [("netif_rx_exporter.socket", listener.fileno())]
+    passed += [(n, fd) for n in names for fd in stored[n]]
+    pid = start("second", base_args + ["--web.systemd-socket"], passed)
+    check("the adopting exporter says READY=1", receive(ready))
+    check("it stores nothing again", not any(m.get("FDSTORE") == "1" for m in messages))
+    second = scrape(socket_port)
+    check("it serves the .socket unit's socket among the passed descriptors", bool(second))
+    check("it adopted the probe (adopted 1)", second.get("netif_rx_exporter_probe_adopted") == 1)
+    # The kernel keeps the load time in boot time: converted by each process, within 10 ms.
+    again = second.get("netif_rx_exporter_probe_attach_time_seconds", 0)
+    check(f"the attach time stayed ({attach} -> {again})", abs(again - attach) < 0.01)
+    down = [s for s, v in first.items()
+            if s.startswith("netif_rx_packets_total{") and second.get(s, v) < v]
+    check(f"no packet counter went down{(' (' + ', '.join(down[:3]) + ')') if down else ''}", not down)
+    check("SIGTERM: exit 0", stop(pid) == 0)
+    listener.close()
 
-# 4. Outside systemd the flag fails at once, saying what to do.
-pid = start("outside", base_args + [f"--web.listen-address=127.0.0.1:{free_port()}"],
-            with_notify=False)
-_, status = os.waitpid(pid, 0)
-log = read_log("outside")
-check(f"without $NOTIFY_SOCKET: exit {os.waitstatus_to_exitcode(status)}, one line naming the fix",
-      os.waitstatus_to_exitcode(status) != 0 and "$NOTIFY_SOCKET is not set" in log
-      and "--bpf.pin-path" in log)
+    # 3. Without --bpf.fd-store the stored probe is dropped from the store.
+    port = free_port()
+    passed = [(n, fd) for n in names for fd in stored[n]]
+    pid = start("without", ["--config.file=/dev/null", f"--web.listen-address=127.0.0.1:{port}"],
+                passed)
+    check("an exporter without --bpf.fd-store says READY=1", receive(ready))
+    check("... and drops every stored descriptor (FDSTOREREMOVE=1)", not stored)
+    check("... attaching its own probe (adopted 0)",
+          scrape(port).get("netif_rx_exporter_probe_adopted") == 0)
+    check("SIGTERM: exit 0", stop(pid) == 0)
+    for fds in stored.values():
+        for fd in fds:
+            os.close(fd)
+    stored.clear()
+    detached = False
+    for _ in range(50):
+        detached = prog is not None and not program_loaded(prog)
+        if detached:
+            break
+        time.sleep(0.1)
+    check(f"the store closed, the program (id {prog}) is gone", detached)
 
-print(f"{len(failures)} failed")
-if failures:
-    for name in ("first", "second", "without"):
-        print(f"--- {name}.log (last 10 lines)")
-        print("\n".join(read_log(name).splitlines()[-10:]))
+    # 4. Outside systemd the flag fails at once, saying what to do.
+    pid = start("outside", base_args + [f"--web.listen-address=127.0.0.1:{free_port()}"],
+                with_notify=False)
+    code = stop(pid, None)
+    log = read_log("outside")
+    check(f"without $NOTIFY_SOCKET: exit {code}, one line naming the fix",
+          code != 0 and "$NOTIFY_SOCKET is not set" in log and "--bpf.pin-path" in log)
+
+
+try:
+    run()
+finally:
+    for leftover in list(running):
+        stop(leftover, signal.SIGKILL)
+    for kept in stored.values():
+        for kept_fd in kept:
+            os.close(kept_fd)
+    stored.clear()
+    notify.close()
+    print(f"{len(failures)} failed")
+    if failures:
+        for name in ("first", "second", "without"):
+            print(f"--- {name}.log (last 10 lines)")
+            print("\n".join(read_log(name).splitlines()[-10:]))
+    shutil.rmtree(work, ignore_errors=True)
+
 sys.exit(1 if failures else 0)
