@@ -345,8 +345,12 @@ counts_across_restarts() {
   ip netns exec "$fs_ns" ip link set fsp$$ up
   # A stop releases the store (the probe of the earlier tests detaches); the program loaded by
   # the next start is listed in /proc/kallsyms.
+  # A shorter watchdog and restart delay for the test, as in the watchdog check above.
   systemctl stop "$unit"
   sysctl -qw net.core.bpf_jit_kallsyms=1
+  mkdir -p "/run/systemd/system/$unit.d"
+  printf '[Service]\nWatchdogSec=6s\nRestartSec=1s\n' >"/run/systemd/system/$unit.d/fdstore-test.conf"
+  systemctl daemon-reload
   systemctl start "$unit"
   expect "a start after a stop attaches the probe afresh (adopted $(series netif_rx_exporter_probe_adopted))" \
     test "$(series netif_rx_exporter_probe_adopted)" = 0
@@ -361,6 +365,7 @@ counts_across_restarts() {
   local started
   started=$(date +%s)
   restart_during_stream "systemctl restart" systemctl restart "$unit"
+  restart_during_stream "watchdog (SIGSTOP, WatchdogSec=$(prop WatchdogUSec))" kill -STOP "$(prop MainPID)"
   restart_during_stream "kill -9 (Restart=on-failure, RestartSec=$(prop RestartUSec))" kill -9 "$(prop MainPID)"
   restart_during_stream "upgrade to $(dpkg-deb -f /root/netif-rx-exporter-upgrade2.deb Version)" \
     quiet_dpkg -i /root/netif-rx-exporter-upgrade2.deb
@@ -372,6 +377,8 @@ counts_across_restarts() {
     sleep 0.1
   done
   expect "systemctl stop: no program of ours is loaded any more ($left), the store was released" test "$left" = 0
+  rm -rf "/run/systemd/system/$unit.d"
+  systemctl daemon-reload
   figure "counting across restarts took $(($(date +%s) - started)) s"
   ip netns del "$fs_ns"
 }
