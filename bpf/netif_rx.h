@@ -10,6 +10,12 @@
 #include <linux/types.h>
 #endif
 
+/* The layout of the maps and the meaning of their slots, as pinned: a pinned
+ * probe is adopted only by an exporter of the same layout (its pins live in
+ * the pin directory's subdirectory v<layout>). Bump it whenever a map, a key,
+ * a value or a slot changes. */
+#define NETIF_RX_PIN_LAYOUT 1
+
 /* Kernel interface names are at most IFNAMSIZ bytes, NUL included. */
 #define NETIF_RX_NAME_LEN 16
 
@@ -65,9 +71,13 @@ struct netif_rx_counters {
 	2				  /* gso_size GSO_BY_FRAGS (SCTP): counted as 1 packet */
 #define NETIF_RX_SLOT_FALLBACK_UNPARSED 3 /* no gso_segs and headers not parsed: 1 packet */
 #define NETIF_RX_SLOT_FALLBACK_HEADERS                                                             \
-	4			      /* gso_segs exact, merged headers not restored in bytes      \
-				       */
-#define NETIF_RX_PROBE_TOTALS_SLOTS 5 /* how many slots the map has */
+	4 /* gso_segs exact, merged headers not restored in bytes                                  \
+	   */
+/* Written by the daemon only, never by the probe: the packets of devices whose
+ * entries the daemon removed (netif_rx_removed_packets_total), kept in the
+ * map so that they outlive the daemon when the probe is pinned. */
+#define NETIF_RX_SLOT_REMOVED 5
+#define NETIF_RX_PROBE_TOTALS_SLOTS 6 /* how many slots the map has */
 
 /* The name the probe saw when it first counted a device of another network
  * namespace (`device_names` map), so that those devices can be named without

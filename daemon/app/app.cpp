@@ -96,11 +96,14 @@ void App::start() {
 
   step(notifier_, starting_, "loading and attaching the probe");
   CountingPipeline pipeline =
-      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_);
+      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_,
+                              PinOptions{cli_.pin_path, cli_.keep_pins, cli_.fd_store});
   probe_ = std::move(pipeline.probe);
   links_ = std::move(pipeline.links);
   poller_ = std::move(pipeline.poller);
   self_metrics_.set_probe_attached(true);
+  self_metrics_.set_probe_attach_time(probe_->attach_time_seconds());
+  self_metrics_.set_probe_adopted(probe_->adopted());
   poller_->set_bpf_stats_source(
       [reader = std::make_shared<BpfStatsReader>(
            probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),

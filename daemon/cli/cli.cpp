@@ -47,6 +47,15 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
          options.log_format = v;
        }},
       {"--bpf.btf-path", [&](const std::string& v) { options.btf_path = v; }},
+      {"--bpf.pin-path",
+       [&](const std::string& v) {
+         if (v.empty() || v[0] != '/' || v == "/" || v.size() > 200) {
+           throw CliError("--bpf.pin-path: '" + v +
+                          "' must be an absolute path of at most 200 bytes on a BPF filesystem, "
+                          "such as /sys/fs/bpf/netif_rx_exporter");
+         }
+         options.pin_path = v;
+       }},
   };
 
   std::size_t first = 0;
@@ -68,11 +77,17 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
                {{"--help", [&] { options.show_help = true; }},
                 {"-h", [&] { options.show_help = true; }},
                 {"--version", [&] { options.show_version = true; }},
-                {"--web.systemd-socket", [&] { options.systemd_socket = true; }}},
+                {"--web.systemd-socket", [&] { options.systemd_socket = true; }},
+                {"--bpf.keep-pins", [&] { options.keep_pins = true; }},
+                {"--bpf.fd-store", [&] { options.fd_store = true; }}},
                [](const std::string& name) {
                  return "unknown flag '" + name + "'; see --help for the flags";
                }});
   if (options.listen_addresses.empty()) options.listen_addresses.push_back(kDefaultListenAddress);
+  if (options.keep_pins && options.pin_path.empty()) {
+    throw CliError(
+        "--bpf.keep-pins needs --bpf.pin-path (the directory where the probe is pinned)");
+  }
   return options;
 }
 
@@ -111,6 +126,21 @@ Flags:
       --log.format=FORMAT      logfmt or json (default: logfmt).
       --bpf.btf-path=PATH      Kernel BTF used to relocate the probe
                                (default: /sys/kernel/btf/vmlinux).
+      --bpf.pin-path=DIR       Pin the probe (its link and maps) under DIR,
+                               on a BPF filesystem, so that it counts while
+                               the exporter is down and the next exporter
+                               goes on from the same counts (default: not
+                               pinned; the chart uses
+                               /sys/fs/bpf/netif_rx_exporter).
+      --bpf.keep-pins          A clean stop leaves the pins for the next
+                               exporter (default: a clean stop removes them
+                               and the probe detaches).
+      --bpf.fd-store           Under systemd: keep the probe in the unit's
+                               file-descriptor store (FileDescriptorStoreMax=),
+                               so that a restart of the service goes on from
+                               the same counts and a stop of the unit detaches
+                               it (the package's unit sets it; --bpf.pin-path
+                               wins over it).
 )";
 }
 

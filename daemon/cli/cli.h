@@ -32,6 +32,12 @@ struct CliOptions {
   std::string log_level = "info";
   std::string log_format = "logfmt";
   std::string btf_path = kDefaultBtfPath;
+  // --bpf.pin-path: a directory on a BPF filesystem where the probe is
+  // pinned across restarts; empty: not pinned.
+  std::string pin_path;
+  bool keep_pins = false;  // --bpf.keep-pins: a clean stop leaves the pins
+  // --bpf.fd-store: the probe kept in systemd's file-descriptor store.
+  bool fd_store = false;
   bool show_version = false;
   bool show_help = false;
 };

@@ -20,6 +20,18 @@ SelfMetrics::SelfMetrics()
                           .Help("1 while the probe is attached and counting, else 0.")
                           .Register(*registry_)
                           .Add({})),
+      probe_attach_time_(prometheus::BuildGauge()
+                             .Name("netif_rx_exporter_probe_attach_time_seconds")
+                             .Help("Unix time when the probe now counting was attached; an "
+                                   "exporter that adopted a pinned probe keeps its time.")
+                             .Register(*registry_)
+                             .Add({})),
+      probe_adopted_(prometheus::BuildGauge()
+                         .Name("netif_rx_exporter_probe_adopted")
+                         .Help("1 when this exporter adopted a pinned probe and went on from its "
+                               "counts, 0 when it attached the probe (counts from zero).")
+                         .Register(*registry_)
+                         .Add({})),
       poll_duration_(
           prometheus::BuildHistogram()
               .Name("netif_rx_exporter_poll_duration_seconds")

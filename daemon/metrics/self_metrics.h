@@ -21,6 +21,10 @@ class SelfMetrics final : public PollObserver {
   std::shared_ptr<prometheus::Registry> registry() const { return registry_; }
 
   void set_probe_attached(bool attached) { probe_attached_.Set(attached ? 1 : 0); }
+  // When the probe now counting was attached (Probe::attach_time_seconds).
+  void set_probe_attach_time(double unix_seconds) { probe_attach_time_.Set(unix_seconds); }
+  // 1 when the probe was adopted from pins, 0 when this exporter attached it.
+  void set_probe_adopted(bool adopted) { probe_adopted_.Set(adopted ? 1 : 0); }
   void observe_poll(double seconds) override { poll_duration_.Observe(seconds); }
   void set_last_poll_timestamp(double unix_seconds) override {
     last_poll_timestamp_.Set(unix_seconds);
@@ -37,6 +41,8 @@ class SelfMetrics final : public PollObserver {
  private:
   std::shared_ptr<prometheus::Registry> registry_;
   prometheus::Gauge& probe_attached_;
+  prometheus::Gauge& probe_attach_time_;
+  prometheus::Gauge& probe_adopted_;
   prometheus::Histogram& poll_duration_;
   prometheus::Family<prometheus::Counter>& poll_errors_;
   prometheus::Gauge& last_poll_timestamp_;

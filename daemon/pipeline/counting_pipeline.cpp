@@ -26,12 +26,17 @@ CountingPipeline::~CountingPipeline() {
 }
 
 CountingPipeline build_counting_pipeline(const Config& config, const std::string& btf_path,
-                                         SnapshotStore& store, PollObserver& metrics) {
+                                         SnapshotStore& store, PollObserver& metrics,
+                                         const PinOptions& pins) {
   const auto host_netns = current_netns_inum();
   if (!host_netns) throw std::runtime_error("cannot read /proc/self/ns/net: is /proc mounted?");
 
   CountingPipeline pipeline;
-  pipeline.probe = Probe::load(probe_options_for(config, *host_netns, btf_path));
+  ProbeOptions probe_options = probe_options_for(config, *host_netns, btf_path);
+  probe_options.pin_path = pins.path;
+  probe_options.keep_pins = pins.keep;
+  probe_options.fd_store = pins.fd_store;
+  pipeline.probe = Probe::load(probe_options);
 
   MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
 

@@ -27,11 +27,20 @@ struct CountingPipeline {
   ~CountingPipeline();
 };
 
+// Where the probe is pinned across restarts (ProbeOptions::pin_path,
+// keep_pins and fd_store); an empty path and no fd_store: not pinned.
+struct PinOptions {
+  std::string path;
+  bool keep = false;
+  bool fd_store = false;  // ProbeOptions::fd_store
+};
+
 // Loads and attaches the probe for `config`, starts following this
 // namespace's devices, and builds a poller publishing into `store` (not yet
 // polling: call poll_once() or start()). Errors of the device watcher and of
 // deletions are logged and counted in `metrics`. Throws ProbeError.
 CountingPipeline build_counting_pipeline(const Config& config, const std::string& btf_path,
-                                         SnapshotStore& store, PollObserver& metrics);
+                                         SnapshotStore& store, PollObserver& metrics,
+                                         const PinOptions& pins = {});
 
 }  // namespace netif_rx

@@ -116,6 +116,13 @@ class PollStep {
   void account_removed(const netif_rx_device_key& key,
                        const std::vector<netif_rx_counters>& per_cpu);
 
+  // The removed counters an earlier exporter of the same (pinned) probe
+  // kept in its map: the sum goes on from them.
+  void restore_removed(std::vector<netif_rx_counters> per_cpu) {
+    removed_per_cpu_ = std::move(per_cpu);
+  }
+  const std::vector<netif_rx_counters>& removed_per_cpu() const { return removed_per_cpu_; }
+
   const PollStepOptions& options() const { return options_; }
 
  private:

@@ -3,6 +3,7 @@
 #include <net/if.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <iterator>
 #include <utility>
@@ -59,6 +60,16 @@ Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_link
       removals_(removals ? std::move(removals) : std::make_shared<RemovalQueue>()),
       store_(store),
       metrics_(metrics) {
+  // A pinned probe's earlier exporter kept its removed counts in the map.
+  auto removed = reader_.read_removed();
+  if (removed.ok()) {
+    step_.restore_removed(removed.value);
+    persisted_removed_ = std::move(removed.value);
+  } else {
+    for (const auto& error : removed.errors)
+      log::warn("reading the removed counts failed: they start from zero",
+                {{"err", error.describe()}});
+  }
   removals_->set_listener([this] {
     {
       std::lock_guard lock(mutex_);
@@ -122,6 +133,7 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
 
   PollResult result = step_.run(std::move(*read.value), links, started);
   append(errors, apply_deletions(result.deletions));
+  append(errors, persist_removed());
   append(errors, std::exchange(result.errors, {}));
   return {std::move(result), std::move(errors)};
 }
@@ -149,7 +161,16 @@ void Poller::apply_pending_reload() {
 Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& links) {
   auto counted = reader_.read_counted();  // first: see MapContents
   auto counters = reader_.read_device_counters();
-  auto host_slots = reader_.read_host_slots(ifindexes_of(links));
+  // The first read takes every slot of the array: an adopted probe may hold
+  // the counts of devices deleted while no exporter ran, which the step
+  // then finds gone and moves to the removed counts.
+  std::vector<std::uint32_t> ifindexes = ifindexes_of(links);
+  if (read_every_slot_) {
+    for (std::uint32_t ifindex = 1; ifindex < reader_.host_slots(); ++ifindex) {
+      if (links.count(ifindex) == 0) ifindexes.push_back(ifindex);
+    }
+  }
+  auto host_slots = reader_.read_host_slots(ifindexes);
   auto untracked = reader_.read_untracked();
   auto fallbacks = reader_.read_gso_fallbacks();
   std::vector<PollError> errors;
@@ -158,6 +179,7 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
     append(errors, poll_errors(*read_errors, "map_read"));
   }
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
+  read_every_slot_ = false;
   MapContents contents;
   contents.counted_per_cpu = std::move(counted.value);
   contents.device_counters = std::move(counters.value);
@@ -186,6 +208,21 @@ std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& d
                                    : reader_.delete_name(deletion.key),
                                "map_delete"));
   }
+  return errors;
+}
+
+std::vector<PollError> Poller::persist_removed() {
+  const auto& removed = step_.removed_per_cpu();
+  const bool same = removed.size() == persisted_removed_.size() &&
+                    std::equal(removed.begin(), removed.end(), persisted_removed_.begin(),
+                               [](const netif_rx_counters& a, const netif_rx_counters& b) {
+                                 return a.skbs == b.skbs && a.merged_packets == b.merged_packets &&
+                                        a.bytes == b.bytes;
+                               });
+  if (same) return {};
+  // Part of deleting entries: their counts move into the map's removed slot.
+  auto errors = poll_errors(reader_.write_removed(removed), "map_delete");
+  if (errors.empty()) persisted_removed_ = removed;
   return errors;
 }
 

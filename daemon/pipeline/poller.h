@@ -97,6 +97,9 @@ class Poller {
   // The names the probe recorded, in every-namespace mode only.
   std::vector<PollError> read_names(MapContents& contents);
   std::vector<PollError> apply_deletions(const std::vector<MapDeletion>& deletions);
+  // Writes the removed counters into the probe's map when they changed, so
+  // that the next exporter of a pinned probe goes on from them.
+  std::vector<PollError> persist_removed();
   // Logs and counts each error (reason: map_read, map_delete,
   // name_resolution); true when there is none.
   bool report(const std::vector<PollError>& errors);
@@ -110,6 +113,8 @@ class Poller {
   std::function<void()> on_thread_start_;
   LinkViewSource host_links_;
   PollStep step_;
+  std::vector<netif_rx_counters> persisted_removed_;  // as last written to the map
+  bool read_every_slot_ = true;                       // the first read: see read_maps
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;

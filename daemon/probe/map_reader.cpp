@@ -153,6 +153,20 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
   return read_total_slot(NETIF_RX_SLOT_COUNTED);
 }
 
+MapRead<std::vector<netif_rx_counters>> MapReader::read_removed() {
+  return read_total_slot(NETIF_RX_SLOT_REMOVED);
+}
+
+std::vector<MapAccessError> MapReader::write_removed(
+    const std::vector<netif_rx_counters>& per_cpu) {
+  std::vector<netif_rx_counters> value(possible_cpus_);
+  std::copy_n(per_cpu.begin(), std::min<std::size_t>(per_cpu.size(), value.size()), value.begin());
+  const std::uint32_t slot = NETIF_RX_SLOT_REMOVED;
+  if (const int err = maps_.probe_totals->update(&slot, value.data()); err != 0)
+    return {maps_.probe_totals->error("update_elem", err)};
+  return {};
+}
+
 MapRead<std::vector<GsoFallbacks>> MapReader::read_gso_fallbacks() {
   struct Slot {
     std::uint32_t index;

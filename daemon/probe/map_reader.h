@@ -60,6 +60,9 @@ class MapReader {
            key.ifindex < maps_.host_slots;
   }
 
+  // Slots of the host array (0 without one).
+  std::uint32_t host_slots() const { return maps_.host_counters ? maps_.host_slots : 0; }
+
   // Every entry of the per-device map (batch lookup where the kernel has it).
   MapRead<std::vector<DeviceCounters>> read_device_counters();
   // The host-array slots of `ifindexes` (the own namespace's devices) that
@@ -71,6 +74,10 @@ class MapReader {
   MapRead<std::vector<netif_rx_counters>> read_untracked();
   // The probe's own total of counted skbs and packets (tracked or not), per CPU.
   MapRead<std::vector<netif_rx_counters>> read_counted();
+  // The counts of removed devices that the daemon keeps in the probe's map
+  // (NETIF_RX_SLOT_REMOVED), so that they outlive it with a pinned probe.
+  MapRead<std::vector<netif_rx_counters>> read_removed();
+  std::vector<MapAccessError> write_removed(const std::vector<netif_rx_counters>& per_cpu);
   // The aggregates the probe could not count exactly, one element per reason.
   MapRead<std::vector<GsoFallbacks>> read_gso_fallbacks();
   // One device's counters (its hash entry or its host-array slot); an empty

@@ -1,7 +1,9 @@
 #include "probe/probe.h"
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <spdlog/spdlog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "netif_rx_bpf.skel.h"
+#include "probe/service_pin_store.h"
 #include "sys/privileges.h"
 #include "util/errno_text.h"
 #include "util/log.h"
@@ -77,7 +80,21 @@ void Probe::SkeletonDeleter::operator()(netif_rx_bpf* skeleton) const {
 }
 
 Probe::~Probe() {
-  if (skeleton_) log::info("detaching probe", {{"program", program_name_}});
+  if (!skeleton_) return;
+  if (pins_ && pins_->managed_by_service_manager()) {
+    log::info(
+        "leaving the probe in systemd's file-descriptor store: a restart adopts it, a stop of "
+        "the unit detaches it",
+        {{"program", program_name_}});
+    return;
+  }
+  if (pins_ && keep_pins_) {
+    log::info("keeping the probe pinned: it goes on counting until an exporter adopts it",
+              {{"program", program_name_}, {"path", pins_->where()}});
+    return;
+  }
+  if (pins_) pins_->remove();
+  log::info("detaching probe", {{"program", program_name_}});
 }
 
 namespace {
@@ -132,11 +149,95 @@ netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
   return skeleton.release();
 }
 
+// When the program `program_fd` was loaded, in seconds since the Unix epoch
+// (the kernel keeps it in boot time); 0 when unknown.
+double load_time_seconds(int program_fd) {
+  bpf_prog_info info{};
+  std::uint32_t length = sizeof(info);
+  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0 || info.load_time == 0) return 0;
+  timespec boot{};
+  timespec real{};
+  if (clock_gettime(CLOCK_BOOTTIME, &boot) != 0 || clock_gettime(CLOCK_REALTIME, &real) != 0)
+    return 0;
+  const auto seconds = [](const timespec& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+  };
+  return seconds(real) - seconds(boot) + static_cast<double>(info.load_time) / 1e9;
+}
+
+// The programs this exporter may find attached, by the attach option.
+std::vector<std::string> adoptable_programs(AttachMode attach) {
+  std::vector<std::string> names;
+  if (attach != AttachMode::tracepoint) names.emplace_back("netif_rx_btf");
+  if (attach != AttachMode::tp_btf) names.emplace_back("netif_rx_tp");
+  return names;
+}
+
+// Where the probe is kept across restarts: a pin path wins over systemd's
+// store; nullopt: nowhere. A probe systemd kept for an earlier exporter of
+// this unit and not adopted now would stay attached until the unit stops: it
+// is dropped from the store.
+std::optional<ProbePins> pins_for(const ProbeOptions& options) {
+  if (!options.pin_path.empty()) {
+    if (options.fd_store) {
+      log::info(
+          "--bpf.pin-path and --bpf.fd-store: the probe is pinned in bpffs, not kept by systemd",
+          {{"path", options.pin_path}});
+    }
+    release_stored_probe("--bpf.pin-path: the probe is pinned in bpffs");
+    return ProbePins::open(options.pin_path);
+  }
+  if (options.fd_store) return ProbePins::in_service_store();
+  release_stored_probe("no --bpf.fd-store: the probe is not kept across restarts");
+  return std::nullopt;
+}
+
 }  // namespace
+
+void Probe::set_common(const ProbeOptions& options, unsigned possible_cpus) {
+  keep_pins_ = options.keep_pins;
+  host_slots_ = host_slots_for(options.max_devices);
+  host_netns_inum_ = options.host_netns_inum;
+  possible_cpus_ = possible_cpus;
+}
+
+std::unique_ptr<Probe> Probe::adopt(const ProbeOptions& options, ProbePins& pins,
+                                    unsigned possible_cpus) {
+  // Opened and configured as for a load, so that the pins are checked against
+  // exactly what this exporter would load; never loaded.
+  std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(open_configured(options, true));
+  std::optional<AdoptedLink> adopted =
+      pins.adopt(skeleton->obj, adoptable_programs(options.attach));
+  if (!adopted) return nullptr;
+  const bool tp_btf = adopted->program_name == "netif_rx_btf";
+
+  auto probe = std::unique_ptr<Probe>(new Probe());
+  probe->skeleton_ = std::move(skeleton);
+  probe->adopted_link_ = std::move(adopted->link);
+  probe->adopted_program_ = std::move(adopted->program);
+  probe->program_name_ = adopted->program_name;
+  probe->attach_mode_ = tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
+  probe->set_common(options, possible_cpus);
+  probe->attach_time_seconds_ = load_time_seconds(probe->adopted_program_.get());
+  probe->adopted_ = true;
+  log::info("probe adopted: it goes on from the pinned counts",
+            {{"program", probe->program_name_},
+             {"path", pins.where()},
+             {"attached_at", std::to_string(probe->attach_time_seconds_)}});
+  return probe;
+}
 
 std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
   route_libbpf_logs();
   const unsigned possible_cpus = check_prerequisites(options);
+
+  std::optional<ProbePins> pins = pins_for(options);
+  if (pins) {
+    if (auto probe = adopt(options, *pins, possible_cpus)) {
+      probe->pins_ = std::move(pins);
+      return probe;
+    }
+  }
 
   std::vector<Attempt> attempts;
   if (options.attach != AttachMode::tracepoint) attempts.push_back({true});
@@ -186,13 +287,15 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
       skeleton->links.netif_rx_tp = link;
     }
 
+    if (pins) pins->pin(skeleton->obj, bpf_program__fd(program), bpf_link__fd(link));
+
     auto probe = std::unique_ptr<Probe>(new Probe());
+    probe->set_common(options, possible_cpus);
+    probe->pins_ = std::move(pins);
     probe->skeleton_ = std::move(skeleton);
     probe->program_name_ = bpf_program__name(program);
     probe->attach_mode_ = use_tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
-    probe->host_slots_ = host_slots_for(options.max_devices);
-    probe->host_netns_inum_ = options.host_netns_inum;
-    probe->possible_cpus_ = possible_cpus;
+    probe->attach_time_seconds_ = load_time_seconds(bpf_program__fd(program));
     log::info("probe attached", {{"program", probe->program_name_},
                                  {"attach", kind},
                                  {"max_devices", options.max_devices},
@@ -207,6 +310,7 @@ int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_n
 int Probe::probe_totals_fd() const { return bpf_map__fd(skeleton_->maps.probe_totals); }
 int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_counters); }
 int Probe::program_fd() const {
+  if (adopted_program_.valid()) return adopted_program_.get();
   return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf
                                                             : skeleton_->progs.netif_rx_tp);
 }

@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "config/config.h"
 #include "probe/probe_error.h"
+#include "probe/probe_pins.h"
+#include "util/unique_fd.h"
 
 struct netif_rx_bpf;
 
@@ -20,6 +23,16 @@ struct ProbeOptions {
   std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
   AttachMode attach = AttachMode::automatic;
   std::string btf_path = "/sys/kernel/btf/vmlinux";
+  // A directory on a BPF filesystem where the probe is pinned, so that it
+  // outlives the process (ProbePins); empty: not pinned.
+  std::string pin_path;
+  // Leave the pins when the probe is destroyed (a clean stop): the next
+  // exporter adopts them. Otherwise they are removed and the probe detaches.
+  bool keep_pins = false;
+  // Keep the probe in systemd's file-descriptor store (ServicePinStore): a
+  // restart of the service adopts it, a stop of the unit detaches it. A
+  // pin_path wins over it.
+  bool fd_store = false;
 };
 
 // The options for the probe that `config` asks for, in the network namespace
@@ -33,7 +46,9 @@ void route_libbpf_logs();
 
 class Probe {
  public:
-  // Opens, configures, loads and attaches. Throws ProbeError.
+  // Opens, configures, loads and attaches; with a pin path, adopts the
+  // probe pinned there instead when it has this layout and these settings.
+  // Throws ProbeError.
   static std::unique_ptr<Probe> load(const ProbeOptions& options);
 
   ~Probe();
@@ -56,19 +71,35 @@ class Probe {
   std::uint32_t host_netns_inum() const { return host_netns_inum_; }
   // Slots in each per-CPU value (libbpf_num_possible_cpus()).
   unsigned possible_cpus() const { return possible_cpus_; }
+  // When the program now counting was loaded and attached, in seconds since
+  // the Unix epoch: an adopted probe keeps the time of its first exporter.
+  double attach_time_seconds() const { return attach_time_seconds_; }
+  // True when this probe was adopted from pins rather than attached anew.
+  bool adopted() const { return adopted_; }
 
  private:
   struct SkeletonDeleter {
     void operator()(netif_rx_bpf* skeleton) const;
   };
   Probe() = default;
+  // What a loaded and an adopted probe take alike from the options.
+  void set_common(const ProbeOptions& options, unsigned possible_cpus);
+  static std::unique_ptr<Probe> adopt(const ProbeOptions& options, ProbePins& pins,
+                                      unsigned possible_cpus);
 
+  // Destroyed last: the pins are removed (or kept) before the lock goes.
+  std::optional<ProbePins> pins_;
+  bool keep_pins_ = false;
   std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton_;
+  UniqueFd adopted_link_;     // the pinned link, when adopted
+  UniqueFd adopted_program_;  // the pinned link's program, when adopted
   std::string program_name_;
   AttachMode attach_mode_ = AttachMode::tp_btf;
   std::uint32_t host_slots_ = 0;
   std::uint32_t host_netns_inum_ = 0;
   unsigned possible_cpus_ = 0;
+  double attach_time_seconds_ = 0;
+  bool adopted_ = false;
 };
 
 }  // namespace netif_rx

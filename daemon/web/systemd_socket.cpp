@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "probe/service_pin_store.h"
+#include "sys/passed_fds.h"
 #include "util/log.h"
 #include "web/ipv6_listener.h"
 
@@ -75,21 +77,24 @@ void poke_loopback(std::uint16_t port) {
 }  // namespace
 
 std::vector<UniqueFd> take_systemd_sockets() {
-  const int count = sd_listen_fds(1);
-  if (count < 0) {
-    throw ListenError(
-        std::string("--web.systemd-socket: cannot read the sockets systemd passed: ") +
-        std::strerror(-count));
+  // What systemd passed besides the sockets is the probe its file-descriptor
+  // store kept (probe/service_pin_store.h): told apart by name.
+  std::vector<PassedFd> passed;
+  try {
+    passed = take_passed_fds(
+        [](const std::string& name) { return name.rfind(kStoredProbePrefix, 0) != 0; });
+  } catch (const PassedFdsError& e) {
+    throw ListenError(std::string("--web.systemd-socket: ") + e.what());
   }
+  const std::size_t count = passed.size();
   if (count == 0) {
     throw ListenError(
         "--web.systemd-socket: systemd passed no socket; start the service through its .socket "
         "unit (systemctl start netif_rx_exporter.socket) or drop the flag");
   }
   std::vector<UniqueFd> sockets;
-  for (int fd = SD_LISTEN_FDS_START; fd < SD_LISTEN_FDS_START + count; ++fd) {
-    sockets.emplace_back(fd);
-  }
+  sockets.reserve(count);
+  for (auto& socket : passed) sockets.push_back(std::move(socket.fd));
   if (sockets.size() > kMaxSockets) {
     throw ListenError("--web.systemd-socket: systemd passed " + std::to_string(count) +
                       " sockets; at most " + std::to_string(kMaxSockets) + " are served");

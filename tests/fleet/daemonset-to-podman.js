@@ -2,7 +2,8 @@
 // Reads the manifests `helm template` rendered and writes what `podman run` needs to run the
 // exporter exactly as the chart's DaemonSet does, one file per kind of setting in OUT_DIR:
 //   settings.env   IMAGE, HOST_NETWORK, READ_ONLY, ALLOW_PRIVILEGE_ESCALATION, PRIVILEGED,
-//                  RUN_AS_USER, RUN_AS_GROUP, CONFIG_MOUNT, PORT, HOST_PID (shell-quoted assignments)
+//                  RUN_AS_USER, RUN_AS_GROUP, CONFIG_MOUNT, PORT, HOST_PID, and BPF_MOUNT with
+//                  BPF_PROPAGATION when the probe is pinned (shell-quoted assignments)
 //   host-paths     "NODE_PATH CONTAINER_PATH" per read-only hostPath mount (HostToContainer)
 //   args           the container's arguments, one a line
 //   cap-add        the capabilities it adds, one a line (it must drop ALL)
@@ -43,8 +44,18 @@ if (!port) fail('no metrics port');
 const mounts = container.volumeMounts || [];
 const configMount = mounts.find((m) => m.name === 'config');
 if (!configMount) fail('no config volume mount');
+// The pins' BPF filesystem (bpf.pinPath): the host's /sys/fs/bpf, which the test replaces by a
+// BPF filesystem of its own.
+const bpfMount = mounts.find((m) => m.name === 'bpf-maps');
+const bpfVolume = (pod.volumes || []).find((v) => v.name === 'bpf-maps');
+if (bpfMount && !(bpfVolume && bpfVolume.hostPath && bpfVolume.hostPath.path === '/sys/fs/bpf')) {
+  fail('the bpf-maps mount is not the host path /sys/fs/bpf');
+}
+const propagation = { HostToContainer: 'rslave' }[bpfMount && bpfMount.mountPropagation];
+if (bpfMount && !propagation) fail(`bpf-maps propagation ${bpfMount.mountPropagation} is not translated`);
+// Every other mount: a read-only hostPath of namespace attribution.
 const hostPaths = [];
-for (const m of mounts.filter((mount) => mount !== configMount)) {
+for (const m of mounts.filter((mount) => mount !== configMount && mount !== bpfMount)) {
   const v = (pod.volumes || []).find((volume) => volume.name === m.name);
   if (!v || !v.hostPath || m.readOnly !== true || m.mountPropagation !== 'HostToContainer') {
     fail(`volume mount ${m.name} is not a read-only HostToContainer hostPath`);
@@ -69,6 +80,8 @@ fs.writeFileSync(path.join(outDir, 'settings.env'), [
   `CONFIG_MOUNT=${q(configMount.mountPath)}`,
   `PORT=${q(port.containerPort)}`,
   `HOST_PID=${q(pod.hostPID === true)}`,
+  `BPF_MOUNT=${q(bpfMount ? bpfMount.mountPath : '')}`,
+  `BPF_PROPAGATION=${q(propagation || '')}`,
 ].join('\n') + '\n');
 fs.writeFileSync(path.join(outDir, 'host-paths'), hostPaths.join(''));
 fs.writeFileSync(path.join(outDir, 'args'), (container.args || []).map((a) => `${a}\n`).join(''));

@@ -222,6 +222,23 @@ else
   fail "checksum/config did not change with the configuration ('$before' -> '$after')"
 fi
 
+# The pins' /sys/fs/bpf (bpf.pinPath) is the only host path the policy allows; pinning off mounts none.
+"$helm" template netif-rx "$chart" --set 'extraVolumes[0].name=host,extraVolumes[0].hostPath.path=/etc' \
+  >"$scratch/hostpath.yaml" 2>/dev/null
+if validate hostpath <"$scratch/hostpath.yaml" >"$scratch/hostpath.out" 2>&1; then
+  fail "another hostPath passes the policy"
+elif grep -q "hostPath volume host (/etc)" "$scratch/hostpath.out"; then
+  pass "the policy refuses any hostPath but the pins' /sys/fs/bpf"
+else
+  cat "$scratch/hostpath.out" >&2
+  fail "another hostPath fails the policy, but not for its host path"
+fi
+if "$helm" template netif-rx "$chart" --set bpf.pinPath= | grep -q 'bpf-maps\|bpf.pin-path'; then
+  fail "bpf.pinPath='' still mounts /sys/fs/bpf or pins"
+else
+  pass "bpf.pinPath='' mounts no host path and pins nothing"
+fi
+
 # What the chart must refuse.
 refuse() { # DESCRIPTION EXPECTED-MESSAGE-REGEX helm-arguments...
   local what=$1 pattern=$2
@@ -257,6 +274,8 @@ refuse "a ServiceMonitor and a PodMonitor together" "scraped twice" \
   template netif-rx "$chart" --set serviceMonitor.enabled=true,podMonitor.enabled=true
 refuse "a ServiceMonitor without a Service" "needs service.enabled" \
   template netif-rx "$chart" --set serviceMonitor.enabled=true,service.enabled=false
+refuse "a pin path outside /sys/fs/bpf" "does not match pattern" \
+  lint --strict "$chart" --set bpf.pinPath=/tmp/pins
 refuse "Kubernetes 1.24" "incompatible with Kubernetes" \
   template netif-rx "$chart" --kube-version 1.24.0
 

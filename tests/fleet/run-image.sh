@@ -5,7 +5,9 @@
 # read-only root filesystem, no privilege escalation, user 0, the node's PID namespace and the
 # read-only host paths of namespace attribution. Then veth traffic in a test
 # namespace and exact per-CPU counts on /metrics, then the rendered startup, readiness and
-# liveness probes, performed as the kubelet would (period, timeout, failure threshold).
+# liveness probes, performed as the kubelet would (period, timeout, failure threshold). The chart
+# pins the probe: the host's /sys/fs/bpf becomes a BPF filesystem of the test's own, and a second
+# container started after the first stopped (podman stop) goes on from the same counts.
 #   run-image.sh TOOLS_DIR      (TOOLS_DIR: the fleet tools, with Helm)
 # Builds the image first (make image; podman's layer cache and ccache make rebuilds cheap).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,10 +43,17 @@ for cap in "${caps[@]}"; do run+=(--cap-add "$cap"); done
 while read -r node_path container_path; do
   if [[ -d $node_path ]]; then run+=(-v "$node_path:$container_path:ro,rslave"); else echo "not on this machine: $node_path"; fi
 done <"$work/spec/host-paths"
+cleanup_pins() { :; }
+if [[ -n $BPF_MOUNT ]]; then
+  mkdir "$work/bpffs" && mount -t bpf bpf "$work/bpffs" ||
+    { echo "FAIL: cannot mount a BPF filesystem for the chart's pins (mount -t bpf)" >&2; exit 1; }
+  cleanup_pins() { rm -rf "$work/bpffs/"*; umount -l "$work/bpffs"; }
+  run+=(-v "$work/bpffs:$BPF_MOUNT:$BPF_PROPAGATION")
+fi
 started=$(date +%s%N)
 container=$("${podman[@]}" run "${run[@]}" "$IMAGE" "${args[@]}") || { echo "FAIL: podman run failed" >&2; exit 1; }
 cleanup_container() { "${podman[@]}" rm -f -t 2 "$container" >/dev/null 2>&1; }
-trap 'cleanup_container; cleanup' EXIT
+trap 'cleanup_container; cleanup_pins; cleanup' EXIT
 
 # The startup probe first, as the kubelet does: every PERIOD s, TIMEOUT s each, FAILURE tries.
 probe() { # probe PATH SCHEME TIMEOUT: one probe; success is 200-399
@@ -76,7 +85,7 @@ host_ip="198.51.100.$((base + 1))"
 peer_ip="198.51.100.$((base + 2))"
 host="ih$$"
 peer="ip$$"
-ip netns add "$ns" && trap 'ip link del "$host" 2>/dev/null; ip netns del "$ns" 2>/dev/null; cleanup_container; cleanup' EXIT
+ip netns add "$ns" && trap 'ip link del "$host" 2>/dev/null; ip netns del "$ns" 2>/dev/null; cleanup_container; cleanup_pins; cleanup' EXIT
 ip link add "$host" type veth peer name "$peer" netns "$ns"
 sysctl -qw "net.ipv6.conf.$host.disable_ipv6=1"
 ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$peer.disable_ipv6=1"
@@ -97,6 +106,25 @@ others=$(awk -v d="device=\"$host\"" 'index($0, d) && /^netif_rx_packets_total/ 
 expect "30 datagrams sent from CPU 0: exactly 30 on cpu=\"0\" (got ${cpu0:-none})" test "${cpu0:-0}" = 30
 expect "none counted on another CPU" test -z "$others"
 expect "the exporter's logfmt log" bash -c "'${podman[0]}' --runtime runc --cgroup-manager cgroupfs logs '$container' 2>&1 | grep -q 'msg=\"netif_rx_exporter is ready\"'"
+
+# The pod restarted (a rollout): podman stop, 30 datagrams while no exporter runs, a new container.
+if [[ -n $BPF_MOUNT ]]; then
+  attached=$(awk '/^netif_rx_exporter_probe_attach_time_seconds / { print $2 }' "$work/metrics.txt")
+  "${podman[@]}" stop -t 10 "$container" >/dev/null
+  expect "podman stop left the pins (--bpf.keep-pins)" test -e "$work/bpffs/netif_rx_exporter/v1/link"
+  taskset -c 0 ip netns exec "$ns" bash -c "for _ in \$(seq 30); do echo x >/dev/udp/$host_ip/9; done"
+  run[3]="netif-rx-test-$$-again"
+  container=$("${podman[@]}" run "${run[@]}" "$IMAGE" "${args[@]}") || { echo "FAIL: podman run failed" >&2; exit 1; }
+  for _ in $(seq 100); do probe /-/ready http 1 && break; sleep 0.2; done
+  sleep 1.5
+  curl -s -m 5 "http://127.0.0.1:$PORT/metrics" >"$work/metrics.txt"
+  cpu0=$(awk -v d="device=\"$host\"" 'index($0, d) && /^netif_rx_packets_total/ && /cpu="0"/ { print $2 }' "$work/metrics.txt")
+  again=$(awk '/^netif_rx_exporter_probe_attach_time_seconds / { print $2 }' "$work/metrics.txt")
+  echo "after podman stop and a new container: cpu=\"0\" $cpu0, attach time $attached then $again"
+  expect "the new container goes on: 60 on cpu=\"0\" (got ${cpu0:-none})" test "${cpu0:-0}" = 60
+  expect "the probe's attach time stays (within 10 ms: boot time turned into wall time)" \
+    awk -v a="${attached:-0}" -v b="${again:-1}" 'BEGIN { d = a - b; exit !(a > 0 && d < 0.01 && d > -0.01) }'
+fi
 size=$("${podman[@]}" image inspect --format '{{.Size}}' "$IMAGE")
 echo "image $IMAGE: $((size / 1024 / 1024)) MiB"
 finish

@@ -193,12 +193,36 @@ function attributionOn(config) {
   return !!config && config.namespaces === 'all' && !(config.attribution && config.attribution.enabled === false);
 }
 
+// The host path allowed whatever the namespaces setting: the BPF filesystem where the probe is pinned (bpf.pinPath), mounted
+// at the same path with HostToContainer propagation (as Cilium's bpf-maps volume), never
+// Bidirectional, only in the exporter container.
+function isPinVolume(v) {
+  return v.name === 'bpf-maps' && v.hostPath && v.hostPath.path === '/sys/fs/bpf';
+}
+
+function checkPinMounts(spec, volume, label, problems) {
+  for (const c of [...(spec.initContainers || []), ...(spec.containers || [])]) {
+    for (const m of c.volumeMounts || []) {
+      if (m.name !== volume.name) continue;
+      if (c.name !== 'exporter') problems.push(`${label}: container ${c.name} mounts ${volume.name}`);
+      if (m.mountPath !== '/sys/fs/bpf') problems.push(`${label}: ${volume.name} mounted at ${m.mountPath}, not /sys/fs/bpf`);
+      if (m.mountPropagation !== 'HostToContainer') {
+        problems.push(`${label}: ${volume.name} mounted with propagation ${m.mountPropagation || 'None'}, not HostToContainer`);
+      }
+    }
+  }
+}
+
 // `attribution`: whether the pod may have the attribution's host paths and hostPID.
 function checkPodSpec(spec, label, problems, attribution = false) {
   if (spec.hostPID && !attribution) problems.push(`${label}: hostPID without namespace attribution`);
   if (spec.hostIPC) problems.push(`${label}: hostIPC`);
   for (const v of spec.volumes || []) {
     if (!v.hostPath) continue;
+    if (isPinVolume(v)) {
+      checkPinMounts(spec, v, label, problems);
+      continue;
+    }
     if (!attribution || !ATTRIBUTION_HOST_PATHS.includes(v.hostPath.path)) {
       problems.push(`${label}: hostPath volume ${v.name} (${v.hostPath.path})`);
       continue;

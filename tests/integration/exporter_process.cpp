@@ -122,6 +122,14 @@ int ExporterProcess::stop(int timeout_ms) {
   return -1;
 }
 
+void ExporterProcess::kill_hard() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
 HttpResponse ExporterProcess::get(const std::string& path) {
   if (netns_.empty()) return http_get(port_, path);
   // A child enters the namespace (this process stays where it is) and hands

@@ -32,6 +32,8 @@ class ExporterProcess {
   bool wait_ready(int timeout_ms = 30000);
   // SIGTERM and wait; returns the exit code (-1 when it had to be killed).
   int stop(int timeout_ms = 10000);
+  // SIGKILL and wait: a crash, nothing of the exporter's own teardown runs.
+  void kill_hard();
 
   Series scrape();
   // One GET in the exporter's namespace.

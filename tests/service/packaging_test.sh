@@ -31,7 +31,7 @@ for file in "$prefix/bin/netif_rx_exporter" "$prefix/lib/systemd/system/netif_rx
 done
 expect "nothing installed outside DESTDIR" test -z "$(grep -v "^-- \(Install configuration\|Installing\|Up-to-date\): $root" <<<"$out" | grep -v '^-- Install configuration')"
 expect "the installed binary runs" "$root$prefix/bin/netif_rx_exporter" --version
-expect "the unit starts the installed binary" grep -q "^ExecStart=$prefix/bin/netif_rx_exporter \$ARGS$" "$unit"
+expect "the unit starts the installed binary" grep -q "^ExecStart=$prefix/bin/netif_rx_exporter --bpf.fd-store \$ARGS$" "$unit"
 expect "the unit reads the installed environment file" grep -q "^EnvironmentFile=-$etc/default/netif_rx_exporter$" "$unit"
 expect "the environment file names the installed configuration" \
   grep -q "^ARGS=\"--config.file=$etc/netif_rx_exporter/netif_rx_exporter.yaml\"$" "$root$etc/default/netif_rx_exporter"
@@ -54,12 +54,13 @@ for setting in Type=notify 'ExecReload=/bin/kill -HUP $MAINPID' Restart=on-failu
   expect "unit: $setting" grep -qxF "$setting" "$unit"
 done
 expect "unit: WatchdogSec set" grep -q '^WatchdogSec=[0-9]' "$unit"
+expect "unit: the probe kept in the file-descriptor store" grep -q '^FileDescriptorStoreMax=16$' "$unit"
 expect "unit: bpf allowed by the system call filter" grep -q '^SystemCallFilter=@system-service bpf' "$unit"
 
 # Prefix /usr: GNUInstallDirs maps the configuration directory to /etc.
 if cmake -S "$source_dir" -B "$work/usr" -DCMAKE_INSTALL_PREFIX=/usr -DNETIF_RX_BUILD_TESTS=OFF >/dev/null 2>&1; then
   expect "prefix /usr: unit runs /usr/bin/netif_rx_exporter" \
-    grep -q '^ExecStart=/usr/bin/netif_rx_exporter \$ARGS$' "$work/usr/packaging/netif_rx_exporter.service"
+    grep -q '^ExecStart=/usr/bin/netif_rx_exporter --bpf.fd-store \$ARGS$' "$work/usr/packaging/netif_rx_exporter.service"
   expect "prefix /usr: environment file in /etc/default" grep -q '"/etc/default"' "$work/usr/cmake_install.cmake"
   expect "prefix /usr: configuration in /etc/netif_rx_exporter" grep -q '"/etc/netif_rx_exporter"' "$work/usr/cmake_install.cmake"
   expect "prefix /usr: unit in /usr/lib/systemd/system" grep -q '"/usr/lib/systemd/system"' "$work/usr/cmake_install.cmake"

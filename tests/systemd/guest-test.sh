@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs inside the qemu guest, started by guest-test.service under systemd as
-# PID 1, with the package at /root/netif-rx-exporter.deb and its upgrade at
-# /root/netif-rx-exporter-upgrade.deb. Prints "ok: ..." / "FAIL: ..." lines
+# PID 1, with the package at /root/netif-rx-exporter.deb and its upgrades at
+# /root/netif-rx-exporter-upgrade.deb and /root/netif-rx-exporter-upgrade2.deb. Prints "ok: ..." / "FAIL: ..." lines
 # and figures on the console, then "guest-test: N checks, M failed" and powers off.
 set -uo pipefail
 exec >/dev/ttyS0 2>&1
@@ -271,6 +271,141 @@ old=$(prop MainPID)
 expect "dpkg -i of a newer version" quiet_dpkg -i /root/netif-rx-exporter-upgrade.deb
 expect "upgrading restarted the service (pid $old -> $(prop MainPID))" \
   test "$(prop ActiveState)" = active -a "$(prop MainPID)" != "$old"
+# --- counting never stops: the probe stays in systemd's file-descriptor store across restarts
+# A ping stream from a test namespace to the host's end of a veth pair while the exporter is
+# restarted in each way; after each: the device's counter equals the packets sent, no series
+# went down, the probe's attach time did not move and the exporter adopted the probe. After
+# systemctl stop no program of ours is loaded: the kernel's symbol table lists every BPF
+# program (bpf_prog_<tag>_<name>) while it exists.
+fs_ns="fdstore$$"
+fs_host="fsh$$"
+fs_dir=/tmp/fdstore
+fs_counted=0
+# probe_programs: how many of our programs the kernel holds; their symbols in $fs_dir/programs.
+probe_programs() {
+  grep -E '\sbpf_prog_[0-9a-f]+_netif_rx_(btf|tp)(\s|$)' /proc/kallsyms | awk '{ print $3 }' >"$fs_dir/programs"
+  wc -l <"$fs_dir/programs"
+}
+# device_total: the sum over CPUs of the test device's counter, empty when unanswered.
+device_total() {
+  curl -s -m 5 "http://127.0.0.1:$port/metrics" |
+    awk -v d="device=\"$fs_host\"" '/^netif_rx_packets_total\{/ && index($1, d) { t += $2; n++ } END { if (n) print t + 0 }'
+}
+# sample_counts FILE: one line per answered scrape, "MILLISECONDS SERIES=VALUE...", every
+# 0.2 s until $fs_dir/stop exists (at most 5 minutes).
+sample_counts() {
+  local deadline=$(($(date +%s) + 300)) text
+  while [[ ! -e "$fs_dir/stop" && $(date +%s) -lt $deadline ]]; do
+    text=$(curl -s -m 2 "http://127.0.0.1:$port/metrics" | awk -v d="device=\"$fs_host\"" \
+      '/^netif_rx_packets_total\{/ && index($1, d) { printf " %s=%s", $1, $2 }')
+    [[ -n "$text" ]] && echo "$(date +%s%3N)$text" >>"$1"
+    sleep 0.2
+  done
+}
+wait_restarted() { # OLD_PID: until another main process is active and ready (90 s)
+  for _ in $(seq 900); do
+    [[ "$(prop MainPID)" != "$1" && "$(prop MainPID)" != 0 && "$(prop ActiveState)" == active ]] &&
+      [[ "$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/-/ready")" == 200 ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# restart_during_stream KIND COMMAND...: runs COMMAND during the stream and checks the counts.
+restart_during_stream() {
+  local kind=$1 before=$fs_counted old pinger sent counted gap down attach adopted programs
+  shift
+  old=$(prop MainPID)
+  rm -f "$fs_dir/stop" "$fs_dir/samples"
+  sample_counts "$fs_dir/samples" &
+  sampler=$!
+  ip netns exec "$fs_ns" ping -q -i 0.01 -c 20000 -w 180 198.51.100.1 >"$fs_dir/ping" 2>&1 &
+  pinger=$!
+  sleep 1
+  "$@"
+  wait_restarted "$old"
+  expect "$kind: the exporter is back (pid $old -> $(prop MainPID))" test "$(prop MainPID)" != "$old" -a "$(prop MainPID)" != 0
+  sleep 1
+  kill -INT "$pinger"
+  wait "$pinger"
+  sent=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' "$fs_dir/ping")
+  fs_counted=$((fs_counted + ${sent:-0}))
+  for _ in $(seq 100); do
+    counted=$(device_total)
+    [[ "${counted:-0}" -ge "$fs_counted" ]] && break
+    sleep 0.2
+  done
+  sleep 2
+  counted=$(device_total)
+  touch "$fs_dir/stop"
+  wait "$sampler"
+  # The longest time without an answer, and any series that went down between two answers.
+  gap=$(awk 'NR > 1 && $1 - last > gap { gap = $1 - last } { last = $1 } END { print gap + 0 }' "$fs_dir/samples")
+  down=$(awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] in seen && kv[2] + 0 < seen[kv[1]] + 0) print kv[1] " " seen[kv[1]] " -> " kv[2]; seen[kv[1]] = kv[2] } }' "$fs_dir/samples" | head -n 3)
+  attach=$(series netif_rx_exporter_probe_attach_time_seconds)
+  adopted=$(series netif_rx_exporter_probe_adopted)
+  figure "$kind: ${sent:-none} packets sent in the stream, counted $((${counted:-0} - before)); longest time without an answer ${gap} ms over $(wc -l <"$fs_dir/samples") scrapes"
+  expect "$kind: the counter equals every packet sent (${counted:-none} = $fs_counted)" test "${counted:-none}" = "$fs_counted" -a "${sent:-0}" -gt 0
+  expect "$kind: no series went down${down:+ ($down)}" test -z "$down"
+  # The kernel keeps the load time in boot time: converted by each process, within 10 ms.
+  expect "$kind: the exporter adopted the probe (adopted ${adopted:-none}), attached at ${attach:-none} as before ($fs_attach)" \
+    awk -v a="${adopted:-none}" -v t="${attach:-0}" -v f="$fs_attach" 'BEGIN { d = t - f; exit !(a == "1" && d < 0.01 && d > -0.01) }'
+  programs=$(probe_programs)
+  expect "$kind: no program of ours loaded besides the adopted one ($programs symbols: $(paste -sd' ' "$fs_dir/programs"))" test "$programs" = "$fs_programs"
+  fs_counted=${counted:-$fs_counted}
+}
+counts_across_restarts() {
+  mkdir -p "$fs_dir"
+  ip netns add "$fs_ns"
+  ip link add "$fs_host" type veth peer name fsp$$ netns "$fs_ns"
+  sysctl -qw "net.ipv6.conf.$fs_host.disable_ipv6=1"
+  ip netns exec "$fs_ns" sysctl -qw "net.ipv6.conf.fsp$$.disable_ipv6=1"
+  ip addr add 198.51.100.1/30 dev "$fs_host"
+  ip netns exec "$fs_ns" ip addr add 198.51.100.2/30 dev fsp$$
+  ip neigh replace 198.51.100.2 lladdr "$(ip netns exec "$fs_ns" cat /sys/class/net/fsp$$/address)" dev "$fs_host" nud permanent
+  ip netns exec "$fs_ns" ip neigh replace 198.51.100.1 lladdr "$(cat "/sys/class/net/$fs_host/address")" dev fsp$$ nud permanent
+  ip link set "$fs_host" up
+  ip netns exec "$fs_ns" ip link set fsp$$ up
+  # A stop releases the store (the probe of the earlier tests detaches); the program loaded by
+  # the next start is listed in /proc/kallsyms.
+  # A shorter watchdog and restart delay for the test, as in the watchdog check above.
+  systemctl stop "$unit"
+  sysctl -qw net.core.bpf_jit_kallsyms=1
+  mkdir -p "/run/systemd/system/$unit.d"
+  printf '[Service]\nWatchdogSec=6s\nRestartSec=1s\n' >"/run/systemd/system/$unit.d/fdstore-test.conf"
+  systemctl daemon-reload
+  systemctl start "$unit"
+  expect "a start after a stop attaches the probe afresh (adopted $(series netif_rx_exporter_probe_adopted))" \
+    test "$(series netif_rx_exporter_probe_adopted)" = 0
+  fs_attach=$(series netif_rx_exporter_probe_attach_time_seconds)
+  # The symbols of the probe just attached (a kernel may list one program more than once): a
+  # restart must add none.
+  fs_programs=$(probe_programs)
+  figure "after a fresh start: $fs_programs symbol(s) of our program: $(paste -sd' ' "$fs_dir/programs")"
+  expect "the fresh probe is in the kernel's symbols" test "$fs_programs" -gt 0
+  fs_counted=$(device_total)
+  fs_counted=${fs_counted:-0}
+  local started
+  started=$(date +%s)
+  restart_during_stream "systemctl restart" systemctl restart "$unit"
+  restart_during_stream "watchdog (SIGSTOP, WatchdogSec=$(prop WatchdogUSec))" kill -STOP "$(prop MainPID)"
+  restart_during_stream "kill -9 (Restart=on-failure, RestartSec=$(prop RestartUSec))" kill -9 "$(prop MainPID)"
+  restart_during_stream "upgrade to $(dpkg-deb -f /root/netif-rx-exporter-upgrade2.deb Version)" \
+    quiet_dpkg -i /root/netif-rx-exporter-upgrade2.deb
+  systemctl stop "$unit"
+  local left=1
+  for _ in $(seq 50); do
+    left=$(probe_programs)
+    [[ $left == 0 ]] && break
+    sleep 0.1
+  done
+  expect "systemctl stop: no program of ours is loaded any more ($left), the store was released" test "$left" = 0
+  rm -rf "/run/systemd/system/$unit.d"
+  systemctl daemon-reload
+  figure "counting across restarts took $(($(date +%s) - started)) s"
+  ip netns del "$fs_ns"
+}
+counts_across_restarts
+
 expect "dpkg -r" quiet_dpkg -r netif-rx-exporter
 expect "removing stopped the service" test "$(systemctl is-active $unit)" != active
 expect "removing kept the configuration" test -f /etc/netif_rx_exporter/netif_rx_exporter.yaml

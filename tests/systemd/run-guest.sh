@@ -35,6 +35,9 @@ echo "package: $deb ($(du -k "$deb" | cut -f1) KiB, installed size $(dpkg-deb -f
 dpkg-deb -R "$deb" "$work/upgrade" || die "dpkg-deb -R failed"
 sed -i 's/^Version: .*/&+upgrade1/' "$work/upgrade/DEBIAN/control"
 dpkg-deb -b "$work/upgrade" "$work/upgrade.deb" >/dev/null || die "dpkg-deb -b failed"
+# And a second one, for the upgrade during a packet stream (counting never stops).
+sed -i 's/+upgrade1$/+upgrade2/' "$work/upgrade/DEBIAN/control"
+dpkg-deb -b "$work/upgrade" "$work/upgrade2.deb" >/dev/null || die "dpkg-deb -b failed"
 
 # 2. The kernels, pinned in tests/vm/kernels.list: bookworm's 6.1 and
 #    bullseye's 5.10 (before 5.19: the polling thread keeps CAP_BPF there).
@@ -72,6 +75,7 @@ overlay="$work/overlay"
 mkdir -p "$overlay/root" "$overlay/usr/local/sbin" "$overlay/etc/systemd/system/multi-user.target.wants"
 cp "$deb" "$overlay/root/netif-rx-exporter.deb"
 cp "$work/upgrade.deb" "$overlay/root/netif-rx-exporter-upgrade.deb"
+cp "$work/upgrade2.deb" "$overlay/root/netif-rx-exporter-upgrade2.deb"
 # Each kernel's veth module, named after its release (the package name
 # without linux-image-), for the guest's insmod /root/veth-$(uname -r).ko.
 for name in "${kernels[@]}"; do

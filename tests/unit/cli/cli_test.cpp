@@ -20,8 +20,28 @@ TEST(Cli, Defaults) {
   EXPECT_EQ(options.log_level, "info");
   EXPECT_EQ(options.log_format, "logfmt");
   EXPECT_EQ(options.btf_path, "/sys/kernel/btf/vmlinux");
+  EXPECT_EQ(options.pin_path, "");  // not pinned unless asked
+  EXPECT_FALSE(options.keep_pins);
   EXPECT_FALSE(options.show_help);
   EXPECT_FALSE(options.show_version);
+}
+
+TEST(Cli, PinsTheProbeOnlyWhereAsked) {
+  const CliOptions options =
+      parse_cli({"--bpf.pin-path=/sys/fs/bpf/netif_rx_exporter", "--bpf.keep-pins"});
+  EXPECT_EQ(options.pin_path, "/sys/fs/bpf/netif_rx_exporter");
+  EXPECT_TRUE(options.keep_pins);
+  EXPECT_FALSE(options.fd_store);
+  EXPECT_TRUE(parse_cli({"--bpf.fd-store"}).fd_store);
+  EXPECT_EQ(error_of({"--bpf.keep-pins"}),
+            "--bpf.keep-pins needs --bpf.pin-path (the directory where the probe is pinned)");
+  for (const std::string bad : {"relative/dir", "/", ""}) {
+    EXPECT_NE(error_of({"--bpf.pin-path=" + bad}).find("must be an absolute path"),
+              std::string::npos)
+        << bad;
+  }
+  EXPECT_NE(error_of({"--bpf.pin-path=/" + std::string(300, 'x')}).find("at most 200 bytes"),
+            std::string::npos);
 }
 
 TEST(Cli, TakesFlagEqualsValue) {
@@ -118,9 +138,9 @@ TEST(Cli, RejectsAnInvalidTelemetryPath) {
 
 TEST(Cli, UsageNamesEveryFlag) {
   const std::string usage = usage_text();
-  for (const char* flag :
-       {"--help", "-h,", "--version", "--config.file", "--web.listen-address",
-        "--web.telemetry-path", "--log.level", "--log.format", "--bpf.btf-path"}) {
+  for (const char* flag : {"--help", "-h,", "--version", "--config.file", "--web.listen-address",
+                           "--web.telemetry-path", "--log.level", "--log.format", "--bpf.btf-path",
+                           "--bpf.pin-path", "--bpf.keep-pins"}) {
     EXPECT_NE(usage.find(flag), std::string::npos) << flag;
   }
   EXPECT_NE(usage.find(":19100"), std::string::npos);

@@ -33,6 +33,10 @@ class RecordingObserver final : public PollObserver {
   double last_timestamp = 0;
 };
 
+// The slots of probe_totals a poll reads: all but the removed counts, read
+// once when the poller starts.
+constexpr std::size_t kSlotsReadByAPoll = NETIF_RX_PROBE_TOTALS_SLOTS - 1;
+
 class PollerTest : public ::testing::Test {
  protected:
   PollerTest() {
@@ -82,10 +86,10 @@ TEST_F(PollerTest, ACleanPollSucceedsAndPublishes) {
 }
 
 TEST_F(PollerTest, AFailedReadFailsThePollAndPublishesNothing) {
-  totals_->lookup_error = EPERM;  // every slot: counted, untracked and the fallbacks
+  totals_->lookup_error = EPERM;  // every slot a poll reads: counted, untracked and the fallbacks
   const auto before = store_.latest();
   EXPECT_FALSE(poller_->poll_once());
-  EXPECT_EQ(observer_.errors, std::vector<std::string>(NETIF_RX_PROBE_TOTALS_SLOTS, "map_read"));
+  EXPECT_EQ(observer_.errors, std::vector<std::string>(kSlotsReadByAPoll, "map_read"));
   EXPECT_EQ(observer_.polls_observed, 1) << "a failed poll's duration is observed too";
   EXPECT_EQ(observer_.last_timestamp, 0);
   EXPECT_EQ(successes_, 0);
@@ -120,6 +124,27 @@ TEST_F(PollerTest, AQueuedRemovalDeletesTheEntryBeforeTheRead) {
   EXPECT_TRUE(snapshot->devices.empty());
   ASSERT_EQ(snapshot->removed_per_cpu.size(), kCpus);
   EXPECT_EQ(snapshot->removed_per_cpu[0].skbs, 1U);
+  // Kept in the map too, for the next exporter of a pinned probe.
+  std::vector<netif_rx_counters> kept(kCpus);
+  const std::uint32_t slot = NETIF_RX_SLOT_REMOVED;
+  ASSERT_EQ(totals_->lookup(&slot, kept.data()), 0);
+  EXPECT_EQ(kept[0].skbs, 1U);
+}
+
+// A pinned probe adopted: the removed counts of the exporter before go on.
+TEST_F(PollerTest, GoesOnFromTheRemovedCountsKeptInTheMap) {
+  std::vector<netif_rx_counters> kept(kCpus);
+  kept[1].skbs = 7;
+  kept[1].merged_packets = 3;
+  totals_->put_array(std::uint32_t{NETIF_RX_SLOT_REMOVED}, kept);
+  Poller adopted(
+      MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0}, kCpus),
+      PollerOptions{}, [] { return LinkView{}; }, store_, observer_);
+  add_host_device(kLoopbackIfindex);
+  EXPECT_TRUE(adopted.poll_once());
+  const auto snapshot = store_.latest();
+  ASSERT_EQ(snapshot->removed_per_cpu.size(), kCpus);
+  EXPECT_EQ(netif_rx_packets(&snapshot->removed_per_cpu[1]), 10U);
 }
 
 TEST_F(PollerTest, TheNextGoodPollIsASuccessAgain) {
@@ -127,7 +152,7 @@ TEST_F(PollerTest, TheNextGoodPollIsASuccessAgain) {
   EXPECT_FALSE(poller_->poll_once());
   totals_->lookup_error = 0;
   EXPECT_TRUE(poller_->poll_once());
-  EXPECT_EQ(observer_.errors.size(), NETIF_RX_PROBE_TOTALS_SLOTS);  // the first poll's only
+  EXPECT_EQ(observer_.errors.size(), kSlotsReadByAPoll);  // the first poll's only
   EXPECT_GT(observer_.last_timestamp, 0);
   EXPECT_EQ(successes_, 1);
 }

@@ -1,0 +1,99 @@
+#include "probe/bpffs_pin_store.h"
+
+#include <bpf/bpf.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "netif_rx.h"
+#include "probe/probe_error.h"
+#include "util/errno_text.h"
+#include "util/log.h"
+
+namespace netif_rx {
+namespace {
+
+struct DirCloser {
+  void operator()(DIR* dir) const { ::closedir(dir); }
+};
+
+// The names in `directory` (no . and ..); empty when it does not exist.
+std::vector<std::string> list_directory(const std::string& directory) {
+  std::vector<std::string> names;
+  std::unique_ptr<DIR, DirCloser> dir(::opendir(directory.c_str()));
+  if (!dir) return names;
+  while (const dirent* entry = ::readdir(dir.get())) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Removes the pins in `directory` and the directory itself.
+void remove_directory(const std::string& directory) {
+  for (const auto& name : list_directory(directory)) {
+    const std::string path = directory + "/" + name;
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+      log::warn("cannot remove a pin", {{"path", path}, {"err", errno_text(errno)}});
+  }
+  if (::rmdir(directory.c_str()) != 0 && errno != ENOENT)
+    log::warn("cannot remove a pin directory", {{"path", directory}, {"err", errno_text(errno)}});
+}
+
+bool is_layout_directory(const std::string& name) {
+  return name.size() > 1 && name[0] == 'v' &&
+         std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::unique_ptr<BpffsPinStore> BpffsPinStore::open(const std::string& root) {
+  PinLock lock = PinLock::acquire(root);
+  for (const auto& name : list_directory(root)) {
+    if (name == pin_layout_name() || !is_layout_directory(name)) continue;
+    log::warn(
+        "removing the pins of another layout: this exporter cannot adopt them and starts "
+        "counting afresh",
+        {{"path", root + "/" + name}, {"layout", pin_layout_name()}});
+    remove_directory(root + "/" + name);
+  }
+  return std::unique_ptr<BpffsPinStore>(
+      new BpffsPinStore(std::move(lock), root, root + "/" + pin_layout_name()));
+}
+
+std::vector<std::string> BpffsPinStore::names() const { return list_directory(directory_); }
+
+UniqueFd BpffsPinStore::open_fd(const std::string& name) {
+  return UniqueFd(bpf_obj_get(where(name).c_str()));
+}
+
+void BpffsPinStore::keep(const std::string& name, int fd) {
+  if (::mkdir(directory_.c_str(), 0700) != 0 && errno != EEXIST) {
+    throw ProbeError("cannot create " + directory_ + ": " + errno_text(errno));
+  }
+  if (bpf_obj_pin(fd, where(name).c_str()) != 0) {
+    const int err = errno;
+    throw ProbeError("pinning " + where(name) + " failed: " + errno_text(err) +
+                     (err == EINVAL && name == "link"
+                          ? " (the classic tracepoint's link can be pinned from Linux 5.15 on)"
+                          : ""));
+  }
+}
+
+void BpffsPinStore::remove() {
+  remove_directory(directory_);
+  if (list_directory(root_).empty() && ::rmdir(root_.c_str()) != 0 && errno != ENOENT)
+    log::warn("cannot remove the pin directory", {{"path", root_}, {"err", errno_text(errno)}});
+}
+
+std::string BpffsPinStore::remedy() const {
+  return "remove it (rm) if nothing else uses it, or choose another --bpf.pin-path";
+}
+
+std::string pin_layout_name() { return "v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
+
+}  // namespace netif_rx

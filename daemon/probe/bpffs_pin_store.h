@@ -1,0 +1,39 @@
+// Pins in a BPF filesystem: <root>/v<NETIF_RX_PIN_LAYOUT>/<name>, one file per
+// kept descriptor. The root is locked for the exporter's lifetime (PinLock);
+// pins of other layouts found under it are removed, never read.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "probe/pin_lock.h"
+#include "probe/pin_store.h"
+
+namespace netif_rx {
+
+class BpffsPinStore final : public PinStore {
+ public:
+  // Locks `root` and removes the pins of other layouts (one log line each).
+  // Throws ProbeError.
+  static std::unique_ptr<BpffsPinStore> open(const std::string& root);
+
+  std::vector<std::string> names() const override;
+  UniqueFd open_fd(const std::string& name) override;
+  void keep(const std::string& name, int fd) override;
+  void remove() override;
+  bool managed_by_service_manager() const override { return false; }
+  std::string where(const std::string& name) const override { return directory_ + "/" + name; }
+  std::string where() const override { return directory_; }
+  std::string remedy() const override;
+
+ private:
+  BpffsPinStore(PinLock lock, std::string root, std::string directory)
+      : lock_(std::move(lock)), root_(std::move(root)), directory_(std::move(directory)) {}
+
+  PinLock lock_;
+  std::string root_;
+  std::string directory_;  // root_/v<layout>
+};
+
+}  // namespace netif_rx

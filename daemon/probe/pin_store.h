@@ -1,0 +1,44 @@
+// Where the descriptors of a pinned probe are kept while no exporter runs: a
+// directory on a BPF filesystem (BpffsPinStore) or systemd's
+// file-descriptor store (ServicePinStore). ProbePins checks and adopts what
+// either holds, alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/unique_fd.h"
+
+namespace netif_rx {
+
+class PinStore {
+ public:
+  virtual ~PinStore() = default;
+
+  // The names kept for this layout (NETIF_RX_PIN_LAYOUT), sorted.
+  virtual std::vector<std::string> names() const = 0;
+  // A new descriptor of what is kept under `name`; invalid (and errno set)
+  // when it cannot be opened.
+  virtual UniqueFd open_fd(const std::string& name) = 0;
+  // Keeps `fd` under `name`. Throws ProbeError.
+  virtual void keep(const std::string& name, int fd) = 0;
+  // Drops everything kept for this layout (the probe detaches once its last
+  // descriptor closes).
+  virtual void remove() = 0;
+  // True when the store outlives a clean stop of the exporter by itself (the
+  // service manager decides when it is dropped): the exporter never removes
+  // it on its way out.
+  virtual bool managed_by_service_manager() const = 0;
+
+  // Where `name` is kept, for messages: a path, or a name in the store.
+  virtual std::string where(const std::string& name) const = 0;
+  // Where this layout is kept, for messages.
+  virtual std::string where() const = 0;
+  // How to get rid of what this exporter refuses to adopt, for messages.
+  virtual std::string remedy() const = 0;
+};
+
+// The name of this layout's pins: "v" NETIF_RX_PIN_LAYOUT.
+std::string pin_layout_name();
+
+}  // namespace netif_rx

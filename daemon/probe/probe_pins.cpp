@@ -1,0 +1,198 @@
+#include "probe/probe_pins.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <set>
+
+#include "probe/bpffs_pin_store.h"
+#include "probe/probe_error.h"
+#include "probe/service_pin_store.h"
+#include "util/errno_text.h"
+#include "util/log.h"
+
+namespace netif_rx {
+namespace {
+
+constexpr const char* kLinkPin = "link";
+// The attached program, pinned too: opening it by its id (from the link)
+// would need CAP_SYS_ADMIN, which the exporter may not have.
+constexpr const char* kProgramPin = "program";
+constexpr const char* kCleanupHint = " (docs/operations.md#keeping-the-counts-across-restarts)";
+
+// Thrown for pins that are not this exporter's.
+ProbeError foreign(const PinStore& store, const std::string& name, const std::string& what) {
+  return ProbeError("refusing the pin " + store.where(name) + ": " + what +
+                    ", so it is not this exporter's; " + store.remedy() + kCleanupHint);
+}
+
+// What a map of the object would be, as the kernel describes a map.
+struct MapShape {
+  std::uint32_t type;
+  std::uint32_t key_size;
+  std::uint32_t value_size;
+  std::uint32_t max_entries;
+  std::uint32_t flags;
+};
+
+std::string describe(const MapShape& shape) {
+  return "type " + std::to_string(shape.type) + ", key " + std::to_string(shape.key_size) +
+         " bytes, value " + std::to_string(shape.value_size) + " bytes";
+}
+
+// The settings the pinned map was created with differ (nullopt: same), or
+// throws when it is not this exporter's map at all.
+std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore& store,
+                                     const std::string& name) {
+  bpf_map_info info{};
+  std::uint32_t length = sizeof(info);
+  if (bpf_obj_get_info_by_fd(fd, &info, &length) != 0)
+    throw foreign(store, name, "it is not a BPF map");
+  const std::string expected_name = std::string(bpf_map__name(map)).substr(0, BPF_OBJ_NAME_LEN - 1);
+  const MapShape pinned{info.type, info.key_size, info.value_size, info.max_entries,
+                        info.map_flags};
+  const MapShape wanted{static_cast<std::uint32_t>(bpf_map__type(map)), bpf_map__key_size(map),
+                        bpf_map__value_size(map), bpf_map__max_entries(map),
+                        bpf_map__map_flags(map)};
+  if (expected_name != info.name || pinned.type != wanted.type ||
+      pinned.key_size != wanted.key_size || pinned.value_size != wanted.value_size) {
+    throw foreign(store, name,
+                  "it is map '" + std::string(info.name) + "' (" + describe(pinned) +
+                      ") where this exporter has '" + expected_name + "' (" + describe(wanted) +
+                      ")");
+  }
+  if (pinned.max_entries != wanted.max_entries) {
+    return "map " + expected_name + " has " + std::to_string(pinned.max_entries) +
+           " entries where this configuration wants " + std::to_string(wanted.max_entries) +
+           " (max_devices changed)";
+  }
+  if (pinned.flags != wanted.flags) return "map " + expected_name + " has other flags";
+  // The probe's read-only settings (the exporter's namespace, namespaces:
+  // all): the pinned program runs with the pinned values.
+  std::size_t size = 0;
+  const void* initial = bpf_map__initial_value(const_cast<bpf_map*>(map), &size);
+  if (bpf_map__is_internal(map) && initial != nullptr) {
+    std::vector<char> value(info.value_size);
+    const std::uint32_t key = 0;
+    if (bpf_map_lookup_elem(fd, &key, value.data()) != 0) {
+      return "reading " + expected_name + " failed: " + errno_text(errno);
+    }
+    if (size > value.size() || std::memcmp(value.data(), initial, size) != 0) {
+      return "the probe's settings differ (namespaces, or the exporter's network namespace)";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string pin_name(const bpf_map* map) {
+  std::string name = bpf_map__name(map);
+  std::replace(name.begin(), name.end(), '.', '_');
+  return name;
+}
+
+ProbePins ProbePins::open(const std::string& root) { return ProbePins(BpffsPinStore::open(root)); }
+
+ProbePins ProbePins::in_service_store() { return ProbePins(ServicePinStore::open()); }
+
+std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
+                                            const std::vector<std::string>& program_names) {
+  PinStore& store = *store_;
+  const std::vector<std::string> found = store.names();
+  if (found.empty()) return std::nullopt;
+
+  std::set<std::string> expected{kLinkPin, kProgramPin};
+  bpf_map* map = nullptr;
+  bpf_object__for_each_map(map, object) expected.insert(pin_name(map));
+  for (const auto& name : found) {
+    if (expected.count(name) == 0)
+      throw foreign(store, name, "this exporter pins no such name in " + store.where());
+  }
+  const auto start_fresh = [&store](const std::string& why) {
+    log::warn("replacing the pinned probe: the counts start from zero",
+              {{"path", store.where()}, {"why", why}});
+    store.remove();
+    return std::nullopt;
+  };
+  const auto present = [&found](const std::string& name) {
+    return std::find(found.begin(), found.end(), name) != found.end();
+  };
+
+  // Every pin is checked before anything is reused or removed: one that is
+  // not this exporter's stops the start, whatever else is there.
+  std::vector<std::pair<bpf_map*, UniqueFd>> maps;
+  std::optional<std::string> differs;
+  bpf_object__for_each_map(map, object) {
+    const std::string name = pin_name(map);
+    if (!present(name)) {
+      if (!differs) differs = "incomplete pins (an exporter stopped while pinning)";
+      continue;
+    }
+    UniqueFd fd = store.open_fd(name);
+    if (!fd.valid()) {
+      throw ProbeError("cannot open the pinned map " + store.where(name) + ": " +
+                       errno_text(errno) +
+                       "; it needs the privileges that loading the probe needs");
+    }
+    if (auto why = check_map(map, fd.get(), store, name); why && !differs) differs = std::move(why);
+    maps.emplace_back(map, std::move(fd));
+  }
+  if (!present(kLinkPin) || !present(kProgramPin))
+    return start_fresh(differs.value_or("incomplete pins (no link or program)"));
+
+  UniqueFd link = store.open_fd(kLinkPin);
+  if (!link.valid())
+    throw foreign(store, kLinkPin, "it cannot be opened (" + errno_text(errno) + ")");
+  bpf_link_info link_info{};
+  std::uint32_t length = sizeof(link_info);
+  if (bpf_obj_get_info_by_fd(link.get(), &link_info, &length) != 0)
+    throw foreign(store, kLinkPin, "it is not a BPF link");
+  UniqueFd program = store.open_fd(kProgramPin);
+  bpf_prog_info program_info{};
+  length = sizeof(program_info);
+  if (!program.valid() || bpf_obj_get_info_by_fd(program.get(), &program_info, &length) != 0)
+    throw foreign(store, kProgramPin, "it cannot be opened as a BPF program");
+  if (program_info.id != link_info.prog_id && !differs)
+    differs = "the pinned program is not the one the pinned link attaches";
+  const std::string program_name = program_info.name;
+  if (std::find(program_names.begin(), program_names.end(), program_name) == program_names.end()) {
+    const bool ours = program_name == "netif_rx_btf" || program_name == "netif_rx_tp";
+    if (!ours) throw foreign(store, kLinkPin, "it attaches program '" + program_name + "'");
+    if (!differs)
+      differs = "the attach mode changed (the pinned link attaches " + program_name + ")";
+  }
+  if (differs) {
+    maps.clear();
+    link.reset();
+    return start_fresh(*differs);
+  }
+
+  for (auto& [adopted, fd] : maps) {
+    if (int err = bpf_map__reuse_fd(adopted, fd.get()); err != 0) {
+      throw ProbeError("reusing the pinned map " + store.where(pin_name(adopted)) +
+                       " failed: " + errno_text(err));
+    }
+  }
+  return AdoptedLink{std::move(link), std::move(program), program_name};
+}
+
+void ProbePins::pin(bpf_object* object, int program_fd, int link_fd) {
+  // The maps and the program first, the link last: pins without their link
+  // are an incomplete pinning, replaced by the next exporter.
+  try {
+    bpf_map* map = nullptr;
+    bpf_object__for_each_map(map, object) store_->keep(pin_name(map), bpf_map__fd(map));
+    store_->keep(kProgramPin, program_fd);
+    store_->keep(kLinkPin, link_fd);
+  } catch (const ProbeError&) {
+    store_->remove();
+    throw;
+  }
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,76 @@
+// The probe pinned, so that it outlives the exporter: its link, its program
+// and every map of its BPF object, kept in a PinStore (a BPF filesystem's
+// <pin directory>/v<NETIF_RX_PIN_LAYOUT>/, or systemd's file-descriptor store)
+// under one name per map (named after it), `program` and `link`. The next
+// exporter of the same layout adopts them and goes on from the same counts;
+// pins of another layout are never read.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "probe/pin_store.h"
+#include "util/unique_fd.h"
+
+struct bpf_object;
+struct bpf_link;
+struct bpf_map;
+
+namespace netif_rx {
+
+// The link of a pinned probe, adopted (closing its descriptor leaves the
+// probe attached: the pin keeps it).
+struct AdoptedLink {
+  UniqueFd link;
+  UniqueFd program;          // the attached program
+  std::string program_name;  // e.g. netif_rx_btf
+};
+
+class ProbePins {
+ public:
+  // Pins in the BPF filesystem directory `root` (BpffsPinStore: locked, pins
+  // of other layouts removed). Throws ProbeError.
+  static ProbePins open(const std::string& root);
+  // Pins in systemd's file-descriptor store (ServicePinStore). Throws
+  // ProbeError.
+  static ProbePins in_service_store();
+
+  // The pins of this layout, checked against `object`'s maps (opened and
+  // configured, not loaded) and `program_names` (the programs this exporter
+  // may find attached). Same layout and settings: each map of `object`
+  // reuses its pinned map, and the pinned link is returned. Nothing pinned:
+  // nullopt. Pinned with other settings (max_devices, namespaces, the
+  // exporter's namespace, the attach mode) or incompletely (an exporter
+  // killed while pinning): the pins are removed, the reason logged, nullopt.
+  // Pins that are not this exporter's (unknown names, other map types or
+  // key/value sizes, not a link): ProbeError, nothing touched.
+  std::optional<AdoptedLink> adopt(bpf_object* object,
+                                   const std::vector<std::string>& program_names);
+
+  // Pins every map of the loaded `object`, its attached program and then
+  // `link`. On failure removes what it pinned and throws ProbeError.
+  void pin(bpf_object* object, int program_fd, int link_fd);
+
+  // Unpins everything of this layout (the probe detaches once its last
+  // descriptor closes).
+  void remove() { store_->remove(); }
+
+  // True when the service manager, not the exporter, drops the pins (systemd's
+  // store): a clean stop always leaves them.
+  bool managed_by_service_manager() const { return store_->managed_by_service_manager(); }
+
+  // Where the pins are, for messages.
+  std::string where() const { return store_->where(); }
+
+ private:
+  explicit ProbePins(std::unique_ptr<PinStore> store) : store_(std::move(store)) {}
+
+  std::unique_ptr<PinStore> store_;
+};
+
+// The file name of `map`'s pin: its name, '.' replaced by '_' (.rodata).
+std::string pin_name(const bpf_map* map);
+
+}  // namespace netif_rx

@@ -1,0 +1,114 @@
+#include "probe/service_pin_store.h"
+
+#include <cerrno>
+
+#include "probe/probe_error.h"
+#include "sys/fd_store.h"
+#include "sys/passed_fds.h"
+#include "util/log.h"
+
+namespace netif_rx {
+namespace {
+
+std::string layout_prefix() { return kStoredProbePrefix + pin_layout_name() + "."; }
+
+bool is_probe_name(const std::string& name) { return name.rfind(kStoredProbePrefix, 0) == 0; }
+
+std::vector<PassedFd> take_probe_fds() {
+  try {
+    return take_passed_fds(is_probe_name);
+  } catch (const PassedFdsError& e) {
+    throw ProbeError(std::string("--bpf.fd-store: ") + e.what());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<ServicePinStore> ServicePinStore::open() {
+  if (!fd_store_reachable()) {
+    throw ProbeError(
+        "--bpf.fd-store: $NOTIFY_SOCKET is not set, so no service manager keeps the probe; run "
+        "it from a systemd unit with Type=notify and FileDescriptorStoreMax= (as the package's "
+        "unit), or use --bpf.pin-path outside systemd");
+  }
+  if (const auto max = fd_store_max(); max && *max == 0) {
+    log::warn(
+        "the unit's FileDescriptorStoreMax= is 0: systemd drops the probe's descriptors, so "
+        "every restart attaches the probe afresh and the counts start from zero");
+  }
+  auto store = std::unique_ptr<ServicePinStore>(new ServicePinStore());
+  const std::string prefix = layout_prefix();
+  for (auto& passed : take_probe_fds()) {
+    if (passed.name.rfind(prefix, 0) != 0) {
+      log::warn(
+          "dropping a probe of another layout from systemd's file-descriptor store: this "
+          "exporter cannot adopt it and starts counting afresh",
+          {{"name", passed.name}, {"layout", pin_layout_name()}});
+      remove_stored_fds(passed.name);
+      continue;
+    }
+    store->passed_[passed.name.substr(prefix.size())] = std::move(passed.fd);
+  }
+  return store;
+}
+
+std::vector<std::string> ServicePinStore::names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, fd] : passed_) names.push_back(name);
+  return names;  // sorted: a std::map's order
+}
+
+UniqueFd ServicePinStore::open_fd(const std::string& name) {
+  const auto found = passed_.find(name);
+  if (found == passed_.end()) {
+    errno = ENOENT;
+    return UniqueFd();
+  }
+  return std::move(found->second);
+}
+
+void ServicePinStore::keep(const std::string& name, int fd) {
+  try {
+    store_fd(layout_prefix() + name, fd);
+  } catch (const FdStoreError& e) {
+    throw ProbeError(std::string("--bpf.fd-store: ") + e.what());
+  }
+  stored_.push_back(name);
+}
+
+void ServicePinStore::remove() {
+  for (const auto& [name, fd] : passed_) remove_stored_fds(layout_prefix() + name);
+  for (const auto& name : stored_) remove_stored_fds(layout_prefix() + name);
+  passed_.clear();
+  stored_.clear();
+}
+
+std::string ServicePinStore::where(const std::string& name) const {
+  return "systemd's file-descriptor store (" + layout_prefix() + name + ")";
+}
+
+std::string ServicePinStore::where() const {
+  return "systemd's file-descriptor store (" + layout_prefix() + "*)";
+}
+
+std::string ServicePinStore::remedy() const {
+  return "stop the unit (systemctl stop) to empty its store";
+}
+
+void release_stored_probe(const std::string& why) {
+  if (!fd_store_reachable()) return;
+  std::vector<PassedFd> stored;
+  try {
+    stored = take_passed_fds(is_probe_name);
+  } catch (const PassedFdsError& e) {
+    log::warn("cannot read the descriptors systemd passed", {{"err", e.what()}});
+    return;
+  }
+  for (const auto& passed : stored) {
+    log::info("dropping the probe kept in systemd's file-descriptor store",
+              {{"name", passed.name}, {"why", why}});
+    remove_stored_fds(passed.name);
+  }
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,47 @@
+// systemd's file-descriptor store as the place of a pinned probe
+// (--bpf.fd-store): each descriptor is stored as probe.v<NETIF_RX_PIN_LAYOUT>.<name>
+// and comes back with the sockets of a .socket unit in $LISTEN_FDS, told apart
+// by name. systemd keeps the store across restarts of the service's process
+// and closes it when the unit stops: nothing is left in bpffs.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "probe/pin_store.h"
+
+namespace netif_rx {
+
+// Every name this exporter gives to a descriptor in the store starts so.
+constexpr const char* kStoredProbePrefix = "probe.";
+
+class ServicePinStore final : public PinStore {
+ public:
+  // Takes the probe's descriptors systemd passed back; those of another
+  // layout are dropped from the store (one log line each). Throws ProbeError
+  // when no service manager listens ($NOTIFY_SOCKET unset).
+  static std::unique_ptr<ServicePinStore> open();
+
+  std::vector<std::string> names() const override;
+  UniqueFd open_fd(const std::string& name) override;
+  void keep(const std::string& name, int fd) override;
+  void remove() override;
+  bool managed_by_service_manager() const override { return true; }
+  std::string where(const std::string& name) const override;
+  std::string where() const override;
+  std::string remedy() const override;
+
+ private:
+  ServicePinStore() = default;
+
+  std::map<std::string, UniqueFd> passed_;  // by name without the layout's prefix
+  std::vector<std::string> stored_;         // names kept by this exporter
+};
+
+// Drops from systemd's store every probe descriptor it passed back, when the
+// probe is not kept there (`why`), so that no second probe stays attached.
+void release_stored_probe(const std::string& why);
+
+}  // namespace netif_rx

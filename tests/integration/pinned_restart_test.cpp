@@ -1,0 +1,339 @@
+// The probe pinned across restarts (--bpf.pin-path): a steady stream of
+// packets through a test veth while the exporter is stopped (keeping its
+// pins) and killed, again and again. Every packet is counted exactly once,
+// no counter ever goes down, and the probe's attach time stays. Also: the
+// single owner of a pin directory, and pins that are not the exporter's.
+#include <bpf/bpf.h>
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "exporter_process.h"
+#include "netif_rx.h"
+#include "series_query.h"
+#include "test_network.h"
+
+namespace netif_rx::test {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kPayloadBytes = 100;
+constexpr const char* kConfig = "poll_interval: 100ms\n";
+
+// A BPF filesystem of the test's own on a temporary directory, so that
+// nothing touches /sys/fs/bpf; unmounted (its pins go) even on failure.
+class PrivateBpffs {
+ public:
+  PrivateBpffs() {
+    char dir_template[] = "/tmp/netif_rx_pins.XXXXXX";
+    if (::mkdtemp(dir_template) == nullptr) return;
+    dir_ = dir_template;
+    mounted_ = ::mount("bpf", dir_.c_str(), "bpf", 0, nullptr) == 0;
+  }
+  ~PrivateBpffs() {
+    if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
+    if (!dir_.empty()) ::rmdir(dir_.c_str());
+  }
+  PrivateBpffs(const PrivateBpffs&) = delete;
+  PrivateBpffs& operator=(const PrivateBpffs&) = delete;
+
+  bool mounted() const { return mounted_; }
+  std::string pin_path() const { return dir_ + "/netif_rx_exporter"; }
+  std::string layout_dir() const { return pin_path() + "/v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+// UDP datagrams from `netns` to `destination`, 20 every 10 ms, on a thread,
+// until stop(); bounded in count and time.
+class PacketStream {
+ public:
+  PacketStream(std::string netns, std::string destination)
+      : thread_([this, netns = std::move(netns), destination = std::move(destination)] {
+          const auto deadline = Clock::now() + std::chrono::seconds(120);
+          while (!stopping_ && sent_ < 100000 && Clock::now() < deadline) {
+            const int sent = send_udp(netns, 0, destination, 20, kPayloadBytes);
+            if (sent > 0) sent_ += sent;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          }
+        }) {}
+  ~PacketStream() { stop(); }
+  PacketStream(const PacketStream&) = delete;
+  PacketStream& operator=(const PacketStream&) = delete;
+
+  long long stop() {
+    stopping_ = true;
+    if (thread_.joinable()) thread_.join();
+    return sent_;
+  }
+
+ private:
+  std::atomic<bool> stopping_{false};
+  std::atomic<long long> sent_{0};
+  std::thread thread_;
+};
+
+// Scrapes whichever exporter serves `port` every 20 ms on a thread: the
+// longest time between two answered scrapes, and every data counter
+// (netif_rx_*, not the exporter's own netif_rx_exporter_*) that went down.
+class ScrapeWatch {
+ public:
+  ScrapeWatch()
+      : thread_([this] {
+          std::optional<Clock::time_point> last_answer;
+          while (!stopping_) {
+            const int port = port_.load();
+            const HttpResponse response = port > 0 ? http_get(port, "/metrics") : HttpResponse{};
+            if (response.status == 200) {
+              const auto now = Clock::now();
+              const Series series = parse_exposition(response.body);
+              std::lock_guard lock(mutex_);
+              if (last_answer) longest_gap_ = std::max(longest_gap_, now - *last_answer);
+              last_answer = now;
+              ++scrapes_;
+              for (const auto& [key, value] : series) {
+                const std::string name = metric_of(key);
+                if (name.rfind("netif_rx_", 0) != 0 || name.rfind("netif_rx_exporter_", 0) == 0 ||
+                    name.size() < 6 || name.compare(name.size() - 6, 6, "_total") != 0) {
+                  continue;
+                }
+                const auto [previous, fresh] = highest_.emplace(key, value);
+                if (!fresh && value < previous->second) {
+                  decreases_.push_back(key + ": " + std::to_string(previous->second) + " -> " +
+                                       std::to_string(value));
+                }
+                previous->second = std::max(previous->second, value);
+              }
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          }
+        }) {}
+  ~ScrapeWatch() { stop(); }
+  ScrapeWatch(const ScrapeWatch&) = delete;
+  ScrapeWatch& operator=(const ScrapeWatch&) = delete;
+
+  void watch(int port) { port_ = port; }
+  void stop() {
+    stopping_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  std::chrono::milliseconds longest_gap() const {
+    std::lock_guard lock(mutex_);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(longest_gap_);
+  }
+  std::vector<std::string> decreases() const {
+    std::lock_guard lock(mutex_);
+    return decreases_;
+  }
+  int scrapes() const {
+    std::lock_guard lock(mutex_);
+    return scrapes_;
+  }
+
+ private:
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> port_{0};
+  mutable std::mutex mutex_;
+  Clock::duration longest_gap_{};
+  std::map<std::string, double> highest_;
+  std::vector<std::string> decreases_;
+  int scrapes_ = 0;
+  std::thread thread_;
+};
+
+double packets_of(const Series& series, const std::string& device) {
+  return sum_where(series, "netif_rx_packets_total", {{"device", device}});
+}
+
+double metric(const Series& series, const std::string& name) { return sum_where(series, name, {}); }
+
+// Scrapes until `done` holds or 10 s pass; returns the last scrape.
+Series scrape_until(ExporterProcess& exporter, const std::function<bool(const Series&)>& done) {
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  Series series = exporter.scrape();
+  while (!done(series) && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    series = exporter.scrape();
+  }
+  return series;
+}
+
+class PinnedRestartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(::geteuid(), 0U) << "the integration tests load BPF: run them as root";
+    ASSERT_TRUE(bpffs_.mounted()) << "cannot mount a BPF filesystem (mount -t bpf): the pinned "
+                                     "probe cannot be tested; the kernel needs CONFIG_BPF_SYSCALL";
+  }
+
+  std::unique_ptr<ExporterProcess> start(bool keep_pins) {
+    std::vector<std::string> flags{"--bpf.pin-path=" + bpffs_.pin_path()};
+    if (keep_pins) flags.emplace_back("--bpf.keep-pins");
+    auto exporter = std::make_unique<ExporterProcess>(kConfig, flags);
+    return exporter;
+  }
+
+  PrivateBpffs bpffs_;
+};
+
+TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
+  TestNetwork network("nrp" + std::to_string(::getpid() % 100000));
+  const std::string ns = network.add_namespace("a");
+  const VethPair stream_pair = network.add_veth_pair("h0", "", "a0", ns, 0);
+  const VethPair gone_pair = network.add_veth_pair("h1", "", "a1", ns, 1);
+  const VethPair gone_while_down = network.add_veth_pair("h2", "", "a2", ns, 2);
+
+  ScrapeWatch watch;
+  auto exporter = start(true);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  watch.watch(exporter->port());
+  const double attach_time =
+      metric(exporter->scrape(), "netif_rx_exporter_probe_attach_time_seconds");
+  ASSERT_GT(attach_time, 0) << exporter->log();
+  EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 0);
+
+  // A device deleted before the restarts: its packets move to the removed
+  // counter, which the next exporters must go on from.
+  ASSERT_EQ(send_udp(ns, 0, gone_pair.a.address, 200, kPayloadBytes), 200);
+  ASSERT_EQ(packets_of(scrape_until(
+                           *exporter,
+                           [&](const Series& s) { return packets_of(s, gone_pair.a.name) >= 200; }),
+                       gone_pair.a.name),
+            200);
+  network.delete_link("", gone_pair.a.name);
+  const Series after_deletion = scrape_until(*exporter, [](const Series& s) {
+    return metric(s, "netif_rx_removed_packets_total") >= 200;
+  });
+  ASSERT_GE(metric(after_deletion, "netif_rx_removed_packets_total"), 200) << exporter->log();
+  // A device that goes while no exporter runs (below): its counts too.
+  ASSERT_EQ(send_udp(ns, 0, gone_while_down.a.address, 150, kPayloadBytes), 150);
+  ASSERT_EQ(packets_of(scrape_until(*exporter,
+                                    [&](const Series& s) {
+                                      return packets_of(s, gone_while_down.a.name) >= 150;
+                                    }),
+                       gone_while_down.a.name),
+            150);
+
+  PacketStream stream(ns, stream_pair.a.address);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  constexpr int kRestarts = 4;
+  std::vector<double> process_starts;
+  for (int restart = 0; restart < kRestarts; ++restart) {
+    const bool crash = restart % 2 == 1;
+    if (crash) {
+      exporter->kill_hard();
+    } else {
+      ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+    }
+    if (restart == 0) network.delete_link("", gone_while_down.a.name);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // down: the probe counts alone
+    // The last one removes the pins when it stops (the default).
+    exporter = start(restart + 1 < kRestarts);
+    ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+    watch.watch(exporter->port());
+    const Series series = exporter->scrape();
+    EXPECT_NEAR(metric(series, "netif_rx_exporter_probe_attach_time_seconds"), attach_time, 0.01)
+        << "restart " << restart << ": the probe was attached anew\n"
+        << exporter->log();
+    process_starts.push_back(metric(series, "process_start_time_seconds"));
+    EXPECT_EQ(metric(series, "netif_rx_exporter_probe_adopted"), 1);
+    EXPECT_NE(exporter->log().find("probe adopted"), std::string::npos) << exporter->log();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  const long long sent = stream.stop();
+  const Series final_series = scrape_until(
+      *exporter, [&](const Series& s) { return packets_of(s, stream_pair.a.name) >= sent; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
+  const Series settled = exporter->scrape();
+  watch.stop();
+  const double counted = packets_of(settled, stream_pair.a.name);
+  std::printf(
+      "pinned restarts (%d, SIGTERM with --bpf.keep-pins and kill -9 in turn): sent %lld, "
+      "counted %.0f, longest scrape gap %lld ms over %d scrapes\n",
+      kRestarts, sent, counted, static_cast<long long>(watch.longest_gap().count()),
+      watch.scrapes());
+  EXPECT_EQ(counted, static_cast<double>(sent)) << exporter->log();
+  EXPECT_EQ(watch.decreases(), std::vector<std::string>{});
+  EXPECT_GE(metric(settled, "netif_rx_removed_packets_total"), 350);
+  EXPECT_TRUE(std::is_sorted(process_starts.begin(), process_starts.end()));
+
+  // exported + untracked + removed = counted, up to the loopback packets of
+  // the scrapes that arrive while a poll reads (counted is read first).
+  const double accounted = metric(settled, "netif_rx_packets_total") +
+                           metric(settled, "netif_rx_untracked_packets_total") +
+                           metric(settled, "netif_rx_removed_packets_total");
+  const double probe_counted = metric(settled, "netif_rx_counted_packets_total");
+  EXPECT_GE(accounted, probe_counted);
+  EXPECT_LE(accounted - probe_counted, 50)
+      << "accounted " << accounted << ", counted " << probe_counted;
+  (void)final_series;
+
+  // A clean stop without --bpf.keep-pins removes the pins: the probe detaches.
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+TEST_F(PinnedRestartTest, SecondExporterOnTheSamePinsFailsNamingTheFirst) {
+  auto first = start(false);
+  ASSERT_TRUE(first->wait_ready()) << first->log();
+  auto second = start(false);
+  EXPECT_FALSE(second->wait_ready());
+  EXPECT_NE(second->log().find("another exporter (pid " + std::to_string(first->pid()) + ")"),
+            std::string::npos)
+      << second->log();
+  EXPECT_EQ(first->stop(), 0) << first->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+// Pins of another layout (an exporter of another version): never read,
+// removed, and the exporter starts afresh, saying so.
+TEST_F(PinnedRestartTest, AnotherLayoutIsRemovedAndCountingStartsAfresh) {
+  const std::string other_layout =
+      bpffs_.pin_path() + "/v" + std::to_string(NETIF_RX_PIN_LAYOUT + 1);
+  std::filesystem::create_directories(other_layout);
+  const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "probe_totals", 4, 8, 1, nullptr);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(bpf_obj_pin(fd, (other_layout + "/probe_totals").c_str()), 0);
+  ::close(fd);
+
+  auto exporter = start(false);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 0);
+  EXPECT_NE(exporter->log().find("removing the pins of another layout"), std::string::npos)
+      << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(other_layout));
+  EXPECT_EQ(exporter->stop(), 0) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+TEST_F(PinnedRestartTest, ForeignPinsAreRefusedAndLeftAlone) {
+  std::filesystem::create_directories(bpffs_.layout_dir());
+  // A map with one of the probe's names but not its shape.
+  const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "device_counters", 4, 8, 1, nullptr);
+  ASSERT_GE(fd, 0);
+  const std::string foreign = bpffs_.layout_dir() + "/device_counters";
+  ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
+  ::close(fd);
+
+  auto exporter = start(false);
+  EXPECT_FALSE(exporter->wait_ready());
+  EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
+      << exporter->log();
+  EXPECT_TRUE(std::filesystem::exists(foreign));
+  std::filesystem::remove_all(bpffs_.pin_path());
+}
+
+}  // namespace
+}  // namespace netif_rx::test
