@@ -191,10 +191,11 @@ else
 fi
 
 # Namespace attribution's view of the node: exactly its read-only host paths and hostPID, and none
-# of them with namespaces: host; the policy refuses any other host path.
-if "$helm" template netif-rx "$chart" >"$scratch/rendered.yaml" 2>"$scratch/template.err" &&
+# of them with namespaces: host; the policy refuses any other host path. (Pinning off here: the
+# pins' /sys/fs/bpf is checked below.)
+if "$helm" template netif-rx "$chart" --set bpf.pinPath= >"$scratch/rendered.yaml" 2>"$scratch/template.err" &&
   [[ $(grep -c 'type: DirectoryOrCreate' "$scratch/rendered.yaml") == 4 && $(grep -c '^ *hostPID: true' "$scratch/rendered.yaml") == 1 ]] &&
-  "$helm" template netif-rx "$chart" --set config.namespaces=host >"$scratch/host.yaml" 2>>"$scratch/template.err" &&
+  "$helm" template netif-rx "$chart" --set bpf.pinPath= --set config.namespaces=host >"$scratch/host.yaml" 2>>"$scratch/template.err" &&
   ! grep -Eq 'hostPath|hostPID' "$scratch/host.yaml" && validate attribution-off <"$scratch/host.yaml"; then
   pass "namespaces: all mounts the 4 runtime and pod log folders and sets hostPID; namespaces: host neither"
 else
@@ -222,7 +223,8 @@ else
   fail "checksum/config did not change with the configuration ('$before' -> '$after')"
 fi
 
-# The pins' /sys/fs/bpf (bpf.pinPath) is the only host path the policy allows; pinning off mounts none.
+# Beside the attribution's, the pins' /sys/fs/bpf (bpf.pinPath) is the only host path the policy
+# allows; pinning off mounts none.
 "$helm" template netif-rx "$chart" --set 'extraVolumes[0].name=host,extraVolumes[0].hostPath.path=/etc' \
   >"$scratch/hostpath.yaml" 2>/dev/null
 if validate hostpath <"$scratch/hostpath.yaml" >"$scratch/hostpath.out" 2>&1; then

@@ -139,7 +139,7 @@ TEST_F(PollerTest, GoesOnFromTheRemovedCountsKeptInTheMap) {
   totals_->put_array(std::uint32_t{NETIF_RX_SLOT_REMOVED}, kept);
   Poller adopted(
       MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0}, kCpus),
-      PollerOptions{}, [] { return LinkView{}; }, store_, observer_);
+      PollerOptions{}, [] { return std::make_shared<const LinkView>(); }, store_, observer_);
   add_host_device(kLoopbackIfindex);
   EXPECT_TRUE(adopted.poll_once());
   const auto snapshot = store_.latest();
