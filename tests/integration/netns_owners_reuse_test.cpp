@@ -19,6 +19,7 @@
 #include "exporter_process.h"
 #include "lifecycle_support.h"
 #include "series_query.h"
+#include "test_namespaces.h"
 
 namespace netif_rx::test {
 namespace {
@@ -28,42 +29,7 @@ namespace {
 constexpr int kOldPackets = 3;
 constexpr int kNewPackets = 7;
 constexpr int kCycles = 6;
-constexpr int kAttemptsPerCycle = 60;
 const std::string kInfo = "netif_rx_netns_info";
-
-// `ip netns` namespaces of the test, deleted when it goes.
-class Namespaces {
- public:
-  explicit Namespaces(std::string prefix) : prefix_(std::move(prefix)) {}
-  ~Namespaces() {
-    for (const auto& name : names_) run_command({"ip", "netns", "del", name});
-  }
-  Namespaces(const Namespaces&) = delete;
-  Namespaces& operator=(const Namespaces&) = delete;
-
-  std::pair<std::string, std::uint32_t> add() {
-    const std::string name = prefix_ + std::to_string(next_++);
-    run_command({"ip", "netns", "del", name});
-    if (run_command({"ip", "netns", "add", name}).exit_code != 0) return {name, 0};
-    names_.push_back(name);
-    return {name, netns_inode(name)};
-  }
-  void remove(const std::string& name) {
-    run_command({"ip", "netns", "del", name});
-    std::erase(names_, name);
-  }
-  void remove_all_but(const std::string& kept) {
-    const std::vector<std::string> names = names_;
-    for (const auto& name : names) {
-      if (name != kept) remove(name);
-    }
-  }
-
- private:
-  std::string prefix_;
-  std::vector<std::string> names_;
-  int next_ = 0;
-};
 
 // `count` datagrams on the namespace's loopback (brought up first).
 void loopback_packets(const std::string& netns, int count) {
@@ -80,7 +46,7 @@ double loopback(const Series& series, std::uint32_t inode) {
 
 TEST(NetnsOwnersReuse, AReusedInodeIsResolvedAgainNeverShowingTheDeadOwner) {
   const std::string prefix = "owr" + std::to_string(::getpid() % 100000) + "n";
-  Namespaces namespaces(prefix);
+  TestNamespaces namespaces(prefix);
   ExporterProcess exporter(
       "poll_interval: 100ms\nnamespaces: all\nbpf_stats:\n  mode: off\n"
       "attribution:\n  bundle_roots: []\n  processes: false\n");
@@ -102,19 +68,7 @@ TEST(NetnsOwnersReuse, AReusedInodeIsResolvedAgainNeverShowingTheDeadOwner) {
     namespaces.remove(name);
     dead_name = name;
     inode = got;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-    for (int i = 0; i < kAttemptsPerCycle && std::chrono::steady_clock::now() < deadline; ++i) {
-      const auto [candidate, candidate_inode] = namespaces.add();
-      ++attempts;
-      if (candidate_inode == inode) {
-        reused = candidate;
-        break;
-      }
-      if (candidate_inode == 0 || candidate_inode > inode) {
-        namespaces.remove(candidate);
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
+    reused = namespace_with_inode(namespaces, inode, attempts);
     namespaces.remove_all_but(reused);
   }
   ASSERT_FALSE(reused.empty()) << "no new namespace got a deleted namespace's inode number in "

@@ -23,6 +23,7 @@
 #include "lifecycle_support.h"
 #include "raw_scrape.h"
 #include "series_query.h"
+#include "test_namespaces.h"
 #include "test_network.h"
 
 namespace netif_rx::test {
@@ -31,65 +32,8 @@ namespace {
 constexpr int kFirstBurst = 30;
 constexpr int kSecondBurst = 17;
 constexpr int kPayload = 100;
-constexpr int kCycles = 6;             // namespaces deleted and waited for
-constexpr int kAttemptsPerCycle = 60;  // namespaces created per cycle, at most
-constexpr auto kCycleTime = std::chrono::seconds(3);
+constexpr int kCycles = 6;  // namespaces deleted and waited for
 const std::string kPackets = "netif_rx_packets_total";
-
-// Namespaces this test creates outside TestNetwork (it deletes them itself),
-// deleted when the object goes, also when the test fails.
-class OwnNamespaces {
- public:
-  explicit OwnNamespaces(std::string prefix) : prefix_(std::move(prefix)) {}
-  ~OwnNamespaces() {
-    for (const auto& name : names_) run_command({"ip", "netns", "del", name});
-  }
-  OwnNamespaces(const OwnNamespaces&) = delete;
-  OwnNamespaces& operator=(const OwnNamespaces&) = delete;
-
-  // A new namespace and its inode number (0 when it could not be made).
-  std::pair<std::string, std::uint32_t> add() {
-    const std::string name = prefix_ + std::to_string(next_++);
-    run_command({"ip", "netns", "del", name});  // a leftover of a crashed run
-    if (run_command({"ip", "netns", "add", name}).exit_code != 0) return {name, 0};
-    names_.push_back(name);
-    return {name, netns_inode(name)};
-  }
-  void remove(const std::string& name) {
-    run_command({"ip", "netns", "del", name});
-    std::erase(names_, name);
-  }
-  void remove_all_but(const std::string& kept) {
-    const std::vector<std::string> names = names_;
-    for (const auto& name : names) {
-      if (name != kept) remove(name);
-    }
-  }
-
- private:
-  std::string prefix_;
-  std::vector<std::string> names_;
-  int next_ = 0;
-};
-
-// Creates namespaces until one has inode number `inode`. A namespace with a
-// lower number filled a hole below it and is kept (the next one gets a higher
-// number); one with a higher number means the dead namespace's number is not
-// free yet: deleted again. Returns the namespace's name, "" if not found
-// within one cycle's bounds; `attempts` counts the namespaces created.
-std::string namespace_with_inode(OwnNamespaces& namespaces, std::uint32_t inode, int& attempts) {
-  const auto deadline = std::chrono::steady_clock::now() + kCycleTime;
-  for (int i = 0; i < kAttemptsPerCycle && std::chrono::steady_clock::now() < deadline; ++i) {
-    const auto [name, got] = namespaces.add();
-    ++attempts;
-    if (got == inode) return name;
-    if (got == 0 || got > inode) {
-      namespaces.remove(name);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  }
-  return "";
-}
 
 class NamespaceReuse : public ::testing::Test {
  protected:
@@ -123,7 +67,7 @@ class NamespaceReuse : public ::testing::Test {
 
   std::string prefix_;
   TestNetwork network_;
-  OwnNamespaces namespaces_;
+  TestNamespaces namespaces_;
   std::string home_;
   std::string device_;
 };

@@ -135,25 +135,7 @@ TEST(PrivilegesTest, TwoThreadsKeepTheirOwnCapabilityAndEveryOtherHoldsNone) {
 
 TEST(PrivilegesTest, OneThreadKeepsCapBpfAndEveryOtherHoldsNone) {
   ASSERT_EQ(::geteuid(), 0U) << "run as root";
-  int pipe_fds[2];
-  ASSERT_EQ(::pipe(pipe_fds), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(pipe_fds[0]);
-    const std::string failure = drop_keeping_cap_bpf_in_one_thread();
-    if (!failure.empty()) (void)!::write(pipe_fds[1], failure.data(), failure.size());
-    ::_exit(failure.empty() ? 0 : 1);
-  }
-  ::close(pipe_fds[1]);
-  std::string failure;
-  char buffer[256];
-  ssize_t n = 0;
-  while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) failure.append(buffer, n);
-  ::close(pipe_fds[0]);
-  int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << failure;
+  expect_in_child(drop_keeping_cap_bpf_in_one_thread, false);
 }
 
 }  // namespace
