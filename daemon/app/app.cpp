@@ -133,7 +133,7 @@ void App::start() {
   // Everything privileged is done: the probe is attached, statistics are
   // held or delegated to the helper, the listeners are bound.
   step(notifier_, starting_, "dropping privileges");
-  start_threads_with_least_privilege(model, attribution_on());
+  start_threads_with_least_privilege(model);
   starting_ = nullptr;
   log::debug("capabilities of the main thread", {{"capabilities", describe_capabilities()}});
   log::info("netif_rx_exporter is ready", {{"poll_interval", config_.poll_interval},
@@ -163,19 +163,27 @@ void App::start_http(std::vector<ListenAddress> addresses, std::vector<UniqueFd>
                                    snapshot_collector_, std::make_shared<ProcessCollector>()});
 }
 
-void App::start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution) {
+void App::start_threads_with_least_privilege(const PrivilegeModel& model) {
+  const bool attribution = attribution_on();
   // From here no thread holds a capability, but the polling thread where the
   // kernel refuses map reads without one (see privilege_model.h) and the
   // attribution's thread, which keeps CAP_SYS_PTRACE, alone, when the process
   // has it and scans processes (other users' /proc/<pid>/ns/net need it): it
-  // is started before the drop for that. Else it starts after the drop and
-  // holds nothing (what it can't read counts as unreadable).
+  // is started before the drop for that, and scans only once the drop is
+  // done (or has failed: the promise then goes unfulfilled). Else it starts
+  // after the drop and holds nothing (what it can't read counts as
+  // unreadable).
   const bool keep_ptrace =
       attribution && config_.attribution.processes && has_permitted(CAP_SYS_PTRACE);
   std::vector<KeptCapabilities> also_kept;
-  if (keep_ptrace) also_kept.push_back({start_attribution(true), 1ULL << CAP_SYS_PTRACE});
+  std::promise<void> privileges_settled;
+  if (keep_ptrace) {
+    also_kept.push_back(
+        {start_attribution(privileges_settled.get_future().share()), 1ULL << CAP_SYS_PTRACE});
+  }
   start_polling_with_least_privilege(*poller_, model, also_kept);
-  if (attribution && !keep_ptrace) start_attribution(false);
+  privileges_settled.set_value();
+  if (attribution && !keep_ptrace) start_attribution(std::nullopt);
   if (keep_ptrace) self_metrics_.set_capability_retained("CAP_SYS_PTRACE");
   if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
   log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
@@ -183,7 +191,8 @@ void App::start_threads_with_least_privilege(const PrivilegeModel& model, bool a
                            {"why", model.reason}});
 }
 
-pid_t App::start_attribution(bool report_thread) {
+pid_t App::start_attribution(std::optional<std::shared_future<void>> privileges_settled) {
+  const bool report_thread = privileges_settled.has_value();
   const auto host_netns = current_netns_inum();
   AttributorOptions options;
   options.check_interval = std::min(config_.poll_interval, Milliseconds(1000));
@@ -196,9 +205,11 @@ pid_t App::start_attribution(bool report_thread) {
       options);
   auto started = std::make_shared<std::promise<pid_t>>();
   std::future<pid_t> thread = started->get_future();
-  attributor_->start([started] {
+  attributor_->start([started, privileges_settled = std::move(privileges_settled)] {
     ::prctl(PR_SET_NAME, "netif_rx_owners");
     started->set_value(static_cast<pid_t>(::syscall(SYS_gettid)));
+    // No file of the node is read while this thread holds more than it keeps.
+    if (privileges_settled) privileges_settled->wait();
   });
   log::info("namespace attribution started",
             {{"refresh_interval", config_.attribution.refresh_interval},

@@ -4,7 +4,9 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <future>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "cli/cli.h"
@@ -61,10 +63,12 @@ class App {
   void start_http(std::vector<ListenAddress> addresses, std::vector<UniqueFd> systemd_sockets);
   // Starts polling (and the attribution), giving up every capability but
   // what the polling and attribution threads keep.
-  void start_threads_with_least_privilege(const PrivilegeModel& model, bool attribution);
-  // Starts the thread that resolves who owns each namespace; with
-  // `report_thread`, waits for it and returns its thread id (else 0).
-  pid_t start_attribution(bool report_thread);
+  void start_threads_with_least_privilege(const PrivilegeModel& model);
+  // Starts the thread that resolves who owns each namespace. Started before
+  // the capabilities are dropped (it keeps one), it waits for
+  // `privileges_settled` before its first scan, and this returns its thread
+  // id once it runs; started after, it returns 0.
+  pid_t start_attribution(std::optional<std::shared_future<void>> privileges_settled);
 
   Config config_;
   CliOptions cli_;
