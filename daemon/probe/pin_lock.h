@@ -21,9 +21,6 @@ class PinLock {
   // is on a BPF filesystem and locks it. Throws ProbeError.
   static PinLock acquire(const std::string& directory);
 
-  // The locked directory, open (O_DIRECTORY): a base for *at() calls.
-  int fd() const { return fd_.get(); }
-
  private:
   explicit PinLock(UniqueFd fd) : fd_(std::move(fd)) {}
   UniqueFd fd_;

@@ -3,10 +3,11 @@
 #include <systemd/sd-daemon.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
+
+#include "util/errno_text.h"
 
 namespace netif_rx {
 namespace {
@@ -24,7 +25,7 @@ std::vector<PassedFd> read_passed_fds() {
   std::unique_ptr<char*, NamesFree> names(raw_names);
   if (count < 0) {
     throw PassedFdsError(std::string("cannot read the descriptors systemd passed ($LISTEN_FDS): ") +
-                         std::strerror(-count));
+                         errno_text(-count));
   }
   std::vector<PassedFd> fds;
   fds.reserve(static_cast<std::size_t>(count));  // each one open: sd_listen_fds checked

@@ -180,11 +180,6 @@ std::optional<CapabilitySets> parse_capability_sets(std::string_view status_text
   return sets;
 }
 
-void drop_all_capabilities(std::optional<KeptCapabilities> kept) {
-  drop_all_capabilities(kept ? std::vector<KeptCapabilities>{*kept}
-                             : std::vector<KeptCapabilities>{});
-}
-
 void drop_all_capabilities(const std::vector<KeptCapabilities>& kept) {
   g_last_cap = last_capability();
   g_threads_done = 0;

@@ -48,13 +48,11 @@ struct KeptCapabilities {
 // execve can bring one back. Threads are reached with a signal (capabilities
 // are per thread in Linux) and the result is checked in
 // /proc/self/task/*/status. Throws std::runtime_error when a thread kept one.
-// With `kept`, that thread keeps exactly `kept->mask` (permitted and
-// effective, bounding set reduced to it) and every other thread holds none;
-// it must not be the calling thread.
-void drop_all_capabilities(std::optional<KeptCapabilities> kept = std::nullopt);
-// The same with up to kMaxKeptThreads threads that each keep their own mask.
+// Each thread of `kept` (at most kMaxKeptThreads, never the calling thread)
+// keeps exactly its mask (permitted and effective, bounding set reduced to
+// it) and every other thread holds none.
 inline constexpr std::size_t kMaxKeptThreads = 4;
-void drop_all_capabilities(const std::vector<KeptCapabilities>& kept);
+void drop_all_capabilities(const std::vector<KeptCapabilities>& kept = {});
 
 // Gives up every capability of the calling thread only (the other threads
 // keep theirs). Returns 0 or an errno.

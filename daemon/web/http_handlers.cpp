@@ -114,7 +114,8 @@ MetricsHandler::Response MetricsHandler::respond(mg_connection* conn, std::strin
   const bool gzip = accepts_gzip(mg_get_header(conn, "Accept-Encoding"));
   std::string body = render_thread_.run([this, gzip] {
     std::string text = render();
-    return gzip ? gzip_compress(text) : text;
+    if (!gzip) return text;  // moved, not copied
+    return gzip_compress(text);
   });
   headers += "Vary: Accept-Encoding\r\n";
   if (gzip) headers += "Content-Encoding: gzip\r\n";
