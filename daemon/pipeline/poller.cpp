@@ -124,6 +124,7 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   links.before = host_links_();
   // After the first view: a removal it reflects is applied before the read.
   std::vector<PollError> errors = apply_removals();
+  append(errors, persist_removed());  // before a failed read can skip it
   auto read = read_maps(*links.before);
   append(errors, std::move(read.errors));
   if (!read.value) return {std::nullopt, std::move(errors)};

@@ -76,11 +76,7 @@ void BpffsPinStore::keep(const std::string& name, int fd) {
     throw ProbeError("cannot create " + directory_ + ": " + errno_text(errno));
   }
   if (bpf_obj_pin(fd, where(name).c_str()) != 0) {
-    const int err = errno;
-    throw ProbeError("pinning " + where(name) + " failed: " + errno_text(err) +
-                     (err == EINVAL && name == "link"
-                          ? " (the classic tracepoint's link can be pinned from Linux 5.15 on)"
-                          : ""));
+    throw ProbeError("pinning " + where(name) + " failed: " + errno_text(errno));
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -182,6 +183,19 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
 }
 
 void ProbePins::pin(bpf_object* object, int program_fd, int link_fd) {
+  // A BPF link only: before Linux 5.15 the classic tracepoint is attached
+  // through a perf event, whose fd no store can give back as a link (bpffs
+  // refuses it; systemd's store would take it, and every next start would
+  // refuse it as not this exporter's). Counting goes on, not kept.
+  bpf_link_info link_info{};
+  std::uint32_t info_size = sizeof link_info;
+  if (bpf_obj_get_info_by_fd(link_fd, &link_info, &info_size) != 0) {
+    log::warn(
+        "the probe is not kept across restarts: the classic tracepoint's link can be kept "
+        "from Linux 5.15 on",
+        {{"store", store_->where(kLinkPin)}, {"err", errno_text(errno)}});
+    return;
+  }
   // The maps and the program first, the link last: pins without their link
   // are an incomplete pinning, replaced by the next exporter.
   try {
