@@ -6,10 +6,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <future>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "app/notify.h"
 #include "app/privilege_model.h"
@@ -170,20 +173,22 @@ void App::start_threads_with_least_privilege(const PrivilegeModel& model) {
   // attribution's thread, which keeps CAP_SYS_PTRACE, alone, when the process
   // has it and scans processes (other users' /proc/<pid>/ns/net need it): it
   // is started before the drop for that, and scans only once the drop is
-  // done (or has failed: the promise then goes unfulfilled). Else it starts
+  // over (done, or failed and the process on its way out). Else it starts
   // after the drop and holds nothing (what it can't read counts as
   // unreadable).
   const bool keep_ptrace =
       attribution && config_.attribution.processes && has_permitted(CAP_SYS_PTRACE);
   std::vector<KeptCapabilities> also_kept;
-  std::promise<void> privileges_settled;
+  const auto privileges_settled = std::make_shared<std::atomic<bool>>(false);
+  struct SettleOnExit {  // at the end, also when the drop throws
+    std::atomic<bool>& settled;
+    ~SettleOnExit() { settled = true; }
+  } settle_on_exit{*privileges_settled};
   if (keep_ptrace) {
-    also_kept.push_back(
-        {start_attribution(privileges_settled.get_future().share()), 1ULL << CAP_SYS_PTRACE});
+    also_kept.push_back({start_attribution(privileges_settled), 1ULL << CAP_SYS_PTRACE});
   }
   start_polling_with_least_privilege(*poller_, model, also_kept);
-  privileges_settled.set_value();
-  if (attribution && !keep_ptrace) start_attribution(std::nullopt);
+  if (attribution && !keep_ptrace) start_attribution(nullptr);
   if (keep_ptrace) self_metrics_.set_capability_retained("CAP_SYS_PTRACE");
   if (model.kept) self_metrics_.set_capability_retained(capability_name(*model.kept));
   log::info("privileges", {{"kept", model.kept ? capability_name(*model.kept) : "none"},
@@ -191,8 +196,8 @@ void App::start_threads_with_least_privilege(const PrivilegeModel& model) {
                            {"why", model.reason}});
 }
 
-pid_t App::start_attribution(std::optional<std::shared_future<void>> privileges_settled) {
-  const bool report_thread = privileges_settled.has_value();
+pid_t App::start_attribution(std::shared_ptr<const std::atomic<bool>> privileges_settled) {
+  const bool report_thread = privileges_settled != nullptr;
   const auto host_netns = current_netns_inum();
   AttributorOptions options;
   options.check_interval = std::min(config_.poll_interval, Milliseconds(1000));
@@ -209,7 +214,10 @@ pid_t App::start_attribution(std::optional<std::shared_future<void>> privileges_
     ::prctl(PR_SET_NAME, "netif_rx_owners");
     started->set_value(static_cast<pid_t>(::syscall(SYS_gettid)));
     // No file of the node is read while this thread holds more than it keeps.
-    if (privileges_settled) privileges_settled->wait();
+    // A sleep, not a futex wait: the drop reaches this thread by a signal,
+    // which sanitizer runtimes deliver only in calls they intercept.
+    while (privileges_settled && !*privileges_settled)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   log::info("namespace attribution started",
             {{"refresh_interval", config_.attribution.refresh_interval},

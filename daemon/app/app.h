@@ -4,9 +4,7 @@
 #include <sys/types.h>
 
 #include <atomic>
-#include <future>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "cli/cli.h"
@@ -65,10 +63,10 @@ class App {
   // what the polling and attribution threads keep.
   void start_threads_with_least_privilege(const PrivilegeModel& model);
   // Starts the thread that resolves who owns each namespace. Started before
-  // the capabilities are dropped (it keeps one), it waits for
-  // `privileges_settled` before its first scan, and this returns its thread
-  // id once it runs; started after, it returns 0.
-  pid_t start_attribution(std::optional<std::shared_future<void>> privileges_settled);
+  // the capabilities are dropped (it keeps one), it waits until
+  // `*privileges_settled` before its first scan, and this returns its thread
+  // id once it runs; started after (null), it returns 0.
+  pid_t start_attribution(std::shared_ptr<const std::atomic<bool>> privileges_settled);
 
   Config config_;
   CliOptions cli_;
