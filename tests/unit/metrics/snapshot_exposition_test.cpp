@@ -121,7 +121,7 @@ std::string written(const Snapshot& snapshot, const RenderOptions& options,
 
 TEST(SnapshotExposition, WritesWhatPrometheusCppSerializesOnRandomSnapshots) {
   Random random(20251125);
-  for (int round = 0; round < 400; ++round) {
+  for (int round = 0; round < 200; ++round) {
     const Snapshot snapshot = random_snapshot(random);
     const NetnsInfoTable owners = random_owners(random);
     for (unsigned bits = 0; bits < 8; ++bits) {
