@@ -69,7 +69,7 @@ std::uint64_t packets_of(const netif_rx_counters& counters) { return netif_rx_pa
 std::uint64_t skbs_of(const netif_rx_counters& counters) { return counters.skbs; }
 std::uint64_t bytes_of(const netif_rx_counters& counters) { return counters.bytes; }
 
-// The device families, each device's labels formatted once into `labels`.
+// The device families, each device's labels formatted once into `labels_`.
 class DeviceWriter {
  public:
   DeviceWriter(const Snapshot& snapshot, const RenderOptions& options, const NetnsInfoTable* owners)
