@@ -12,7 +12,7 @@ namespace netif_rx {
 
 // Appends netif_rx_packets_total ... netif_rx_gso_fallbacks_total to `out`,
 // in render_snapshot's order, labels and values. Counters are written as exact
-// integers (prometheus-cpp writes a double: 16 significant digits from 10^16 on).
+// integers (prometheus-cpp converts to a double first: exact only up to 2^53).
 void write_snapshot_text(std::string& out, const Snapshot& snapshot, const RenderOptions& options,
                          const NetnsInfoTable* owners = nullptr);
 

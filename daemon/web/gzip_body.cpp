@@ -33,9 +33,16 @@ class Deflater {
   Deflater(const Deflater&) = delete;
   Deflater& operator=(const Deflater&) = delete;
 
-  // The stream, ready for a new gzip member.
+  // The stream, ready for a new gzip member. A stream that a failed deflate
+  // left unusable is made anew, so one failure never refuses every later body.
   z_stream& reset() {
-    if (deflateReset(&stream_) != Z_OK) throw std::runtime_error("gzip: deflateReset failed");
+    if (deflateReset(&stream_) == Z_OK) return stream_;
+    deflateEnd(&stream_);
+    stream_ = z_stream{};
+    if (deflateInit2(&stream_, kLevel, Z_DEFLATED, kGzipWindowBits, kMemoryLevel,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+      throw std::runtime_error("gzip: deflateReset and deflateInit2 failed");
+    }
     return stream_;
   }
 
@@ -119,9 +126,10 @@ std::string gzip_compress(std::string_view text) {
     const std::size_t written = out.size();
     out.resize(capacity);
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + written);
-    stream.avail_out = static_cast<uInt>(std::min<std::size_t>(capacity - written, UINT_MAX));
+    const auto chunk = static_cast<uInt>(std::min<std::size_t>(capacity - written, UINT_MAX));
+    stream.avail_out = chunk;
     const int rc = deflate(&stream, Z_FINISH);
-    out.resize(capacity - stream.avail_out);
+    out.resize(written + (chunk - stream.avail_out));
     if (rc == Z_STREAM_END) return out;
     if (rc != Z_OK && rc != Z_BUF_ERROR) throw std::runtime_error("gzip: deflate failed");
     capacity *= 2;

@@ -16,9 +16,9 @@ namespace {
 
 using Random = std::mt19937_64;
 
-// Sums over CPUs below 10^16: prometheus-cpp writes a double with 16
-// significant digits, an exact integer only up to there; the text writer
-// writes every integer exactly (LargeCountersAreExactIntegers).
+// Sums over CPUs stay below 2^53: prometheus-cpp converts a counter to a
+// double first, exact only up to there; the text writer writes every integer
+// exactly (LargeCountersAreExactIntegers).
 std::uint64_t counter(Random& random) {
   switch (random() % 4) {
     case 0:
@@ -154,6 +154,11 @@ TEST(SnapshotExposition, LargeCountersAreExactIntegers) {
       << text;
   EXPECT_NE(through_prometheus_cpp(snapshot, {}, nullptr)
                 .find("netif_rx_bytes_total{cpu=\"0\",device=\"eth0\"} 1.844674407370955e+19\n"),
+            std::string::npos);
+  // Past 2^53, below 10^16: still exact here, rounded to a double there.
+  snapshot.devices.front().per_cpu.front().bytes = 9007199254740993ULL;
+  EXPECT_NE(written(snapshot, {}, nullptr)
+                .find("netif_rx_bytes_total{cpu=\"0\",device=\"eth0\"} 9007199254740993\n"),
             std::string::npos);
 }
 
