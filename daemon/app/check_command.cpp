@@ -101,10 +101,18 @@ CheckResult check_netns_salt(const CliOptions& cli, const Config& config) {
   }
   const NetnsSaltSupport support = netns_salt_support(cli.btf_path);
   switch (support.kind) {
-    case NetnsSaltSupport::Kind::present:
-      return {true, false, what + " (struct net has hash_mix)", ""};
+    case NetnsSaltSupport::Kind::net_cookie:
+      return {true, false, what + " (identity: inode and net_cookie, never reused within a boot)",
+              ""};
+    case NetnsSaltSupport::Kind::hash_mix:
+      return {true, false,
+              what +
+                  " (identity: inode and hash_mix, random: a 2^-32 chance per reuse; "
+                  "net_cookie needs Linux 5.12)",
+              ""};
     case NetnsSaltSupport::Kind::missing:
-      return {false, false, what + ": struct net has no hash_mix (Linux 5.1 or later)",
+      return {false, false,
+              what + ": struct net has neither net_cookie nor hash_mix (Linux 5.1 or later)",
               "a namespace that gets a dead namespace's inode number continues its devices' "
               "counters until they go idle for stale_after; upgrade the kernel"};
     case NetnsSaltSupport::Kind::unknown:
