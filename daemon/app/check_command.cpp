@@ -13,6 +13,7 @@
 #include "app/check_report.h"
 #include "config/config.h"
 #include "devices/netns.h"
+#include "owners/netns_file.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "sys/privileges.h"
@@ -102,7 +103,12 @@ CheckResult check_netns_salt(const CliOptions& cli, const Config& config) {
   const NetnsSaltSupport support = netns_salt_support(cli.btf_path);
   switch (support.kind) {
     case NetnsSaltSupport::Kind::net_cookie:
-      return {true, false, what + " (identity: inode and net_cookie, never reused within a boot)",
+      // NS_GET_ID (Linux 6.18) gives the same number from a namespace file.
+      return {true, false,
+              what + " (identity: inode and net_cookie, never reused within a boot; " +
+                  (open_netns_file("/proc/self/ns/net").id
+                       ? "netif_rx_netns_info checks it by NS_GET_ID)"
+                       : "netif_rx_netns_info matches by inode: NS_GET_ID needs Linux 6.18)"),
               ""};
     case NetnsSaltSupport::Kind::hash_mix:
       return {true, false,
