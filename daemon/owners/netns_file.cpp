@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
+#include <cerrno>
 #include <string_view>
 
 #include "owners/nsfs_mounts.h"
@@ -20,30 +22,51 @@ namespace {
 // _IOR(NSIO = 0xb7, 13, __u64). Older kernels answer ENOTTY.
 constexpr unsigned long kNsGetId = _IOR(0xb7, 13, std::uint64_t);
 
-bool on_nsfs(int fd) {
+// Whether the kernel answers NS_GET_ID, learnt from the first namespace file
+// asked: where it does not, a process's link is read (one system call), not
+// opened (five), as a scan of every process does it for each.
+enum class NsGetId { unknown, answered, missing };
+std::atomic<NsGetId>& ns_get_id() {
+  static std::atomic<NsGetId> state{NsGetId::unknown};
+  return state;
+}
+
+// `path` opened, when it is a namespace file. Never blocks (O_NONBLOCK: a
+// FIFO swapped in opens at once and is refused).
+NetnsFileIdentity open_and_identify(const std::string& path) {
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   struct statfs fs {};
-  return ::fstatfs(fd, &fs) == 0 && fs.f_type == NSFS_MAGIC;
+  struct stat st {};
+  if (!fd.valid() || ::fstatfs(fd.get(), &fs) != 0 || fs.f_type != NSFS_MAGIC ||
+      ::fstat(fd.get(), &st) != 0) {
+    return {};
+  }
+  NetnsFileIdentity identity;
+  identity.inum = static_cast<std::uint32_t>(st.st_ino);
+  std::uint64_t id = 0;
+  if (::ioctl(fd.get(), kNsGetId, &id) == 0) {
+    identity.id = id;
+    ns_get_id().store(NsGetId::answered, std::memory_order_relaxed);
+  } else if (errno == ENOTTY) {
+    ns_get_id().store(NsGetId::missing, std::memory_order_relaxed);
+  }
+  return identity;
 }
 
 }  // namespace
 
 NetnsFileIdentity open_netns_file(const std::string& path) {
-  // statfs first: a path from a bundle is outside input, and opening a FIFO
-  // there would block; O_NONBLOCK covers a swap between the two calls.
+  // statfs first: a path from a bundle is outside input, and opening a
+  // device there could have effects of its own.
   struct statfs fs {};
   if (::statfs(path.c_str(), &fs) != 0 || fs.f_type != NSFS_MAGIC) return {};
-  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  struct stat st {};
-  if (!fd.valid() || !on_nsfs(fd.get()) || ::fstat(fd.get(), &st) != 0) return {};
-  NetnsFileIdentity identity;
-  identity.inum = static_cast<std::uint32_t>(st.st_ino);
-  std::uint64_t id = 0;
-  if (::ioctl(fd.get(), kNsGetId, &id) == 0) identity.id = id;
-  return identity;
+  return open_and_identify(path);
 }
 
 NetnsFileIdentity netns_link_identity(const std::string& path) {
-  if (NetnsFileIdentity opened = open_netns_file(path); opened.inum != 0) return opened;
+  if (ns_get_id().load(std::memory_order_relaxed) != NsGetId::missing) {
+    if (NetnsFileIdentity opened = open_and_identify(path); opened.inum != 0) return opened;
+  }
   std::array<char, 64> link{};
   const ssize_t length = ::readlink(path.c_str(), link.data(), link.size());
   if (length <= 0) return {};

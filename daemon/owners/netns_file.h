@@ -13,16 +13,17 @@
 namespace netif_rx {
 
 struct NetnsFileIdentity {
-  std::uint32_t inum = 0;              // 0: not a namespace file, or gone
-  std::optional<std::uint64_t> id;     // none: the kernel has no NS_GET_ID
+  std::uint32_t inum = 0;           // 0: not a namespace file, or gone
+  std::optional<std::uint64_t> id;  // none: the kernel has no NS_GET_ID
 };
 
 // `path` when it is a namespace file (nsfs), opened once: its inode and id
 // come from the same open file, so they are of one namespace.
 NetnsFileIdentity open_netns_file(const std::string& path);
 
-// A /proc/<pid>/ns/net link: opened as above, else (a fake tree's link, a
-// kernel that refuses the open) its target's text "net:[<inode>]", without id.
+// A /proc/<pid>/ns/net link (of a trusted proc root): opened as above, else
+// (a fake tree's link, a process gone, a kernel without NS_GET_ID, which makes
+// the open useless) its target's text "net:[<inode>]", without id.
 NetnsFileIdentity netns_link_identity(const std::string& path);
 
 }  // namespace netif_rx

@@ -61,8 +61,7 @@ std::optional<std::uint64_t> netns_cookie(const std::string& netns) {
     const UniqueFd sock(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     std::uint64_t value = 0;
     socklen_t size = sizeof value;
-    if (sock.valid() &&
-        ::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &value, &size) == 0) {
+    if (sock.valid() && ::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &value, &size) == 0) {
       cookie = value;
     }
   }).join();
@@ -140,9 +139,8 @@ TEST(NetnsIdentity, ADeadNamespaceNeverTakesTheOwnerOfItsInodesNextNamespace) {
   TestNamespaces namespaces("nid" + std::to_string(::getpid() % 100000) + "r");
   ExporterProcess exporter(kConfig);
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
-  const bool ids_checked =
-      salt_kind() == NetnsSaltSupport::Kind::net_cookie &&
-      open_netns_file("/proc/self/ns/net").id.has_value();
+  const bool ids_checked = salt_kind() == NetnsSaltSupport::Kind::net_cookie &&
+                           open_netns_file("/proc/self/ns/net").id.has_value();
 
   std::string dead;
   std::string reused;
@@ -179,8 +177,8 @@ TEST(NetnsIdentity, ADeadNamespaceNeverTakesTheOwnerOfItsInodesNextNamespace) {
     ASSERT_TRUE(next.id);
     EXPECT_NE(static_cast<std::uint32_t>(*next.id), dead_salt);
   }
-  std::printf("identity reuse: inode %u of %s (salt %#x) reused by %s (id %s; %d created)\n",
-              inode, dead.c_str(), dead_salt, reused.c_str(),
+  std::printf("identity reuse: inode %u of %s (salt %#x) reused by %s (id %s; %d created)\n", inode,
+              dead.c_str(), dead_salt, reused.c_str(),
               next.id ? std::to_string(*next.id).c_str() : "missing", attempts);
 
   // Two scans that began after the new namespace was made (refresh: 2 s).

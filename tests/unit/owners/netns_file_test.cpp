@@ -33,8 +33,7 @@ TEST(NetnsFile, TheIdIsTheNamespaceCookie) {
   ASSERT_TRUE(sock.valid());
   std::uint64_t cookie = 0;
   socklen_t size = sizeof cookie;
-  const bool has_cookie =
-      ::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &cookie, &size) == 0;
+  const bool has_cookie = ::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &cookie, &size) == 0;
   if (!identity.id || !has_cookie) {
     GTEST_SKIP() << "the kernel lacks NS_GET_ID (Linux 6.18) or SO_NETNS_COOKIE (5.14)";
   }
