@@ -20,7 +20,6 @@
 #include <thread>
 
 #include "bpf_maps.h"
-#include "command.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
 #include "owners/netns_file.h"
@@ -38,18 +37,6 @@ constexpr int kOldPackets = 3;
 constexpr int kNewPackets = 7;
 constexpr int kCycles = 6;
 const std::string kInfo = "netif_rx_netns_info";
-
-void loopback_packets(const std::string& netns, int count) {
-  run_or_fail({"ip", "-n", netns, "link", "set", "lo", "up"});
-  run_or_fail(
-      {"ip", "netns", "exec", netns, "bash", "-c",
-       "for i in $(seq " + std::to_string(count) + "); do echo x > /dev/udp/127.0.0.1/9; done"});
-}
-
-double loopback(const Series& series, std::uint32_t inode) {
-  return sum_where(series, "netif_rx_packets_total",
-                   {{"device", "lo"}, {"netns", std::to_string(inode)}});
-}
 
 // The namespace's cookie, from a socket made inside it on a thread of its own
 // (setns moves only that thread); none before Linux 5.14.
@@ -95,15 +82,16 @@ TEST(NetnsIdentity, TheProbesSaltIsTheLowHalfOfTheNamespaceCookie) {
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
   const auto [name, inode] = namespaces.add();
   ASSERT_NE(inode, 0U);
-  loopback_packets(name, kOldPackets);
+  send_loopback_datagrams(name, kOldPackets);
   const Labels info{{"kind", "named"}, {"netns", std::to_string(inode)}, {"netns_name", name}};
   const Series series = scrape_until(
       exporter,
       [&](const Series& s) {
-        return loopback(s, inode) == 2 * kOldPackets && s.count(series_key(kInfo, info)) == 1;
+        return loopback_packets(s, inode) == 2 * kOldPackets &&
+               s.count(series_key(kInfo, info)) == 1;
       },
       10000);
-  EXPECT_EQ(loopback(series, inode), 2 * kOldPackets) << exporter.log();
+  EXPECT_EQ(loopback_packets(series, inode), 2 * kOldPackets) << exporter.log();
   EXPECT_EQ(series.count(series_key(kInfo, info)), 1U) << exporter.log();
 
   const auto salt = probe_salt(exporter.pid(), inode);
@@ -150,7 +138,7 @@ TEST(NetnsIdentity, ADeadNamespaceNeverTakesTheOwnerOfItsInodesNextNamespace) {
   for (int cycle = 0; cycle < kCycles && reused.empty(); ++cycle) {
     const auto [name, got] = namespaces.add();
     ASSERT_NE(got, 0U);
-    loopback_packets(name, kOldPackets);
+    send_loopback_datagrams(name, kOldPackets);
     const Labels named{{"kind", "named"}, {"netns", std::to_string(got)}, {"netns_name", name}};
     const Series resolved = scrape_until(
         exporter, [&](const Series& s) { return s.count(series_key(kInfo, named)) == 1; }, 10000);
@@ -198,7 +186,8 @@ TEST(NetnsIdentity, ADeadNamespaceNeverTakesTheOwnerOfItsInodesNextNamespace) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   ASSERT_GE(series[scans], scans_before + 2) << exporter.log();
-  EXPECT_EQ(loopback(series, inode), 2 * kOldPackets) << "the dead namespace's series is gone";
+  EXPECT_EQ(loopback_packets(series, inode), 2 * kOldPackets)
+      << "the dead namespace's series is gone";
   if (ids_checked) {
     EXPECT_EQ(series.count(series_key(kInfo, {{"kind", "unknown"}, {"netns", netns}})), 1U)
         << exporter.log();
@@ -210,15 +199,16 @@ TEST(NetnsIdentity, ADeadNamespaceNeverTakesTheOwnerOfItsInodesNextNamespace) {
   std::printf("identity reuse: %d scrapes over 2 scans, %d with %s's name on %s's series\n",
               scrapes, wrong_owner, reused.c_str(), dead.c_str());
 
-  loopback_packets(reused, kNewPackets);
+  send_loopback_datagrams(reused, kNewPackets);
   const Labels named{{"kind", "named"}, {"netns", netns}, {"netns_name", reused}};
   series = scrape_until(
       exporter,
       [&](const Series& s) {
-        return loopback(s, inode) == 2 * kNewPackets && s.count(series_key(kInfo, named)) == 1;
+        return loopback_packets(s, inode) == 2 * kNewPackets &&
+               s.count(series_key(kInfo, named)) == 1;
       },
       10000);
-  EXPECT_EQ(loopback(series, inode), 2 * kNewPackets) << exporter.log();
+  EXPECT_EQ(loopback_packets(series, inode), 2 * kNewPackets) << exporter.log();
   EXPECT_EQ(series.count(series_key(kInfo, named)), 1U) << exporter.log();
   EXPECT_EQ(count_where(series, kInfo, {{"netns", netns}}), 1);
   const auto salt = probe_salt(exporter.pid(), inode);
