@@ -7,14 +7,19 @@
 // its inode. Read here three ways: the map key the probe wrote, NS_GET_ID on
 // the namespace's file, and SO_NETNS_COOKIE of a socket made inside it.
 // Everything the test makes goes when it ends, also when it fails.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <thread>
@@ -38,19 +43,36 @@ constexpr int kNewPackets = 7;
 constexpr int kCycles = 6;
 const std::string kInfo = "netif_rx_netns_info";
 
-// The namespace's cookie, from a socket made inside it on a thread of its own
-// (setns moves only that thread); none before Linux 5.14.
-std::optional<std::uint64_t> netns_cookie(const std::string& netns) {
+// In namespace /run/netns/<netns>, on a thread of its own (setns moves only
+// that thread; no shell and no `ip netns exec`, which the kernel matrix's
+// guest lacks): its loopback up, `datagrams` UDP datagrams to a closed port
+// on it (each draws an ICMP error back: 2 packets on lo), and the
+// namespace's cookie from that socket (none before Linux 5.14).
+std::optional<std::uint64_t> datagrams_and_cookie(const std::string& netns, int datagrams) {
   std::optional<std::uint64_t> cookie;
   std::thread([&] {
     const UniqueFd ns(::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC));
-    if (!ns.valid() || ::setns(ns.get(), CLONE_NEWNET) != 0) return;
+    ASSERT_TRUE(ns.valid() && ::setns(ns.get(), CLONE_NEWNET) == 0) << "setns into " << netns;
     const UniqueFd sock(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    ASSERT_TRUE(sock.valid());
+    ifreq lo{};
+    std::strcpy(lo.ifr_name, "lo");
+    ASSERT_EQ(::ioctl(sock.get(), SIOCGIFFLAGS, &lo), 0);
+    lo.ifr_flags = static_cast<short>(lo.ifr_flags | IFF_UP);
+    ASSERT_EQ(::ioctl(sock.get(), SIOCSIFFLAGS, &lo), 0);
+    sockaddr_in discard{};
+    discard.sin_family = AF_INET;
+    discard.sin_port = htons(9);
+    discard.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    for (int i = 0; i < datagrams; ++i) {
+      ASSERT_EQ(::sendto(sock.get(), "x", 1, 0, reinterpret_cast<const sockaddr*>(&discard),
+                         sizeof discard),
+                1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // one ICMP error each
+    }
     std::uint64_t value = 0;
     socklen_t size = sizeof value;
-    if (sock.valid() && ::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &value, &size) == 0) {
-      cookie = value;
-    }
+    if (::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &value, &size) == 0) cookie = value;
   }).join();
   return cookie;
 }
@@ -82,7 +104,7 @@ TEST(NetnsIdentity, TheProbesSaltIsTheLowHalfOfTheNamespaceCookie) {
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
   const auto [name, inode] = namespaces.add();
   ASSERT_NE(inode, 0U);
-  send_loopback_datagrams(name, kOldPackets);
+  const auto cookie = datagrams_and_cookie(name, kOldPackets);
   const Labels info{{"kind", "named"}, {"netns", std::to_string(inode)}, {"netns_name", name}};
   const Series series = scrape_until(
       exporter,
@@ -98,7 +120,6 @@ TEST(NetnsIdentity, TheProbesSaltIsTheLowHalfOfTheNamespaceCookie) {
   ASSERT_TRUE(salt) << "the probe's keys of namespace " << inode << " have not one salt";
   const NetnsFileIdentity file = open_netns_file("/run/netns/" + name);
   EXPECT_EQ(file.inum, inode);
-  const auto cookie = netns_cookie(name);
   if (salt_kind() == NetnsSaltSupport::Kind::net_cookie) {
     ASSERT_TRUE(cookie) << "net_cookie is set at namespace setup here (Linux >= 5.12) but "
                            "SO_NETNS_COOKIE (5.14) is missing: no way to read it";
