@@ -184,7 +184,9 @@ untracked:
  * tracepoint). */
 static __always_inline __u32 netns_salt(struct net_device *dev, bool typed)
 {
-	if (bpf_core_field_exists(dev->nd_net.net->net_cookie)) {
+	/* An 8-byte integer: CO-RE matches an integer field of any size. */
+	if (bpf_core_field_exists(dev->nd_net.net->net_cookie) &&
+	    bpf_core_field_size(dev->nd_net.net->net_cookie) == 8) {
 		if (typed)
 			return (__u32)dev->nd_net.net->net_cookie;
 		return (__u32)BPF_CORE_READ(dev, nd_net.net, net_cookie);

@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <string>
 #include <string_view>
 
 #include "owners/nsfs_mounts.h"
@@ -33,8 +34,7 @@ std::atomic<NsGetId>& ns_get_id() {
 
 // `path` opened, when it is a namespace file. Never blocks (O_NONBLOCK: a
 // FIFO swapped in opens at once and is refused).
-NetnsFileIdentity open_and_identify(const std::string& path) {
-  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+NetnsFileIdentity identify(const UniqueFd& fd) {
   struct statfs fs {};
   struct stat st {};
   if (!fd.valid() || ::fstatfs(fd.get(), &fs) != 0 || fs.f_type != NSFS_MAGIC ||
@@ -47,20 +47,30 @@ NetnsFileIdentity open_and_identify(const std::string& path) {
   if (::ioctl(fd.get(), kNsGetId, &id) == 0) {
     identity.id = id;
     ns_get_id().store(NsGetId::answered, std::memory_order_relaxed);
-  } else if (errno == ENOTTY) {
+  } else if (ns_get_id().load(std::memory_order_relaxed) != NsGetId::answered) {
+    // ENOTTY: no NS_GET_ID; anything else (a security module refusing it)
+    // gives no id either: links are read, not opened, from now on.
     ns_get_id().store(NsGetId::missing, std::memory_order_relaxed);
   }
   return identity;
 }
 
+NetnsFileIdentity open_and_identify(const std::string& path) {
+  return identify(UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)));
+}
+
 }  // namespace
 
 NetnsFileIdentity open_netns_file(const std::string& path) {
-  // statfs first: a path from a bundle is outside input, and opening a
-  // device there could have effects of its own.
+  // A path from a bundle is outside input: opening a device there would run
+  // its driver's open. O_PATH opens nothing; the file it names is checked to
+  // be nsfs on that descriptor, then opened for the ioctl through it, so a
+  // component swapped after the check changes nothing.
+  const UniqueFd handle(::open(path.c_str(), O_PATH | O_CLOEXEC));
   struct statfs fs {};
-  if (::statfs(path.c_str(), &fs) != 0 || fs.f_type != NSFS_MAGIC) return {};
-  return open_and_identify(path);
+  if (!handle.valid() || ::fstatfs(handle.get(), &fs) != 0 || fs.f_type != NSFS_MAGIC) return {};
+  const std::string reopen = "/proc/thread-self/fd/" + std::to_string(handle.get());
+  return open_and_identify(reopen);
 }
 
 NetnsFileIdentity netns_link_identity(const std::string& path) {

@@ -45,7 +45,8 @@ TEST(NetnsFile, OtherFilesAreNoNamespace) {
   std::filesystem::create_directories(dir);
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(open_netns_file(fifo).inum, 0U);  // and does not block
+  EXPECT_EQ(open_netns_file(fifo).inum, 0U);      // O_PATH: never opened
+  EXPECT_EQ(netns_link_identity(fifo).inum, 0U);  // opened, and does not block
   EXPECT_EQ(open_netns_file(dir).inum, 0U);
   EXPECT_EQ(open_netns_file(dir + "/absent").inum, 0U);
   std::filesystem::create_symlink("net:[4026532177]", dir + "/link");
