@@ -79,14 +79,18 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   return result;
 }
 
-void PollStep::account_removed(const netif_rx_device_key& key,
-                               const std::vector<netif_rx_counters>& per_cpu) {
+void PollStep::add_removed(const std::vector<netif_rx_counters>& per_cpu) {
   if (removed_per_cpu_.size() < per_cpu.size()) removed_per_cpu_.resize(per_cpu.size());
   for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
     removed_per_cpu_[cpu].skbs += per_cpu[cpu].skbs;
     removed_per_cpu_[cpu].merged_packets += per_cpu[cpu].merged_packets;
     removed_per_cpu_[cpu].bytes += per_cpu[cpu].bytes;
   }
+}
+
+void PollStep::account_removed(const netif_rx_device_key& key,
+                               const std::vector<netif_rx_counters>& per_cpu) {
+  add_removed(per_cpu);
   stale_.forget(key);
   unnamed_.erase(key);
   first_seen_.erase(key);
