@@ -265,7 +265,9 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_block_slots(std::uint32_
     std::uint32_t count = slots;
     const int err = maps_.netns_slots->lookup_batch(first == 0 ? nullptr : &in_token, &out_token,
                                                     keys.data(), result.value.data(), &count);
-    if ((err == 0 || err == ENOENT) && count == slots && keys.front() == first) return result;
+    if ((err == 0 || err == ENOENT) && count == slots && keys.front() == first &&
+        keys.back() == first + slots - 1)
+      return result;
     if (err != 0 && err != ENOENT && !batch_unsupported(err)) {
       result.errors.push_back(maps_.netns_slots->error("lookup_batch", err));
       return result;
