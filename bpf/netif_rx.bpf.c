@@ -159,7 +159,10 @@ static __always_inline void count_fallback(__u32 slot)
 static __always_inline int record_name(struct netif_rx_device_key *key, struct net_device *dev)
 {
 	struct netif_rx_device_name name = {};
-	long err;
+	/* An int: before 6.4 the map's update returns an int that reaches the
+	 * program zero-extended (-EEXIST as 4294967279), so only its low 32
+	 * bits are compared. */
+	int err;
 
 	bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
 	err = bpf_map_update_elem(&device_names, key, &name, BPF_NOEXIST);
@@ -180,7 +183,7 @@ static __noinline int count_new_device(struct netif_rx_device_key *key, struct n
 	    .skbs = 1, .merged_packets = merged_packets, .bytes = bytes};
 	struct netif_rx_counters *counters;
 	int named = 0;
-	long err;
+	int err; /* the low 32 bits: see record_name() */
 
 	if (key->netns_inum != host_netns_inum) {
 		named = record_name(key, dev);

@@ -10,8 +10,13 @@ namespace {
 
 constexpr std::uint32_t kInitialBatch = 256;
 
+// The kernel's own ENOTSUPP (not EOPNOTSUPP): what a map type without batch
+// operations answers (per-CPU arrays before 5.13).
+constexpr int kKernelEnotsupp = 524;
+
 bool batch_unsupported(int error) {
-  return error == EINVAL || error == EOPNOTSUPP || error == ENOSYS;  // ENOTSUP is EOPNOTSUPP
+  return error == EINVAL || error == EOPNOTSUPP || error == ENOSYS ||  // ENOTSUP is EOPNOTSUPP
+         error == kKernelEnotsupp;
 }
 
 // The keys of a hash map, each once: get_next_key restarts from the first
@@ -257,7 +262,7 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_block_slots(std::uint32_
   const std::uint32_t slots = maps_.netns_block_slots;
   const std::uint32_t first = block * slots;
   result.value.resize(static_cast<std::size_t>(slots) * possible_cpus_);
-  if (batch_supported_) {
+  if (block_batch_supported_) {
     // An array's batch starts after the key it is given: the slot before.
     std::vector<std::uint32_t> keys(slots);
     std::uint64_t in_token = first == 0 ? 0 : first - 1;
@@ -272,7 +277,7 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_block_slots(std::uint32_
       result.errors.push_back(maps_.netns_slots->error("lookup_batch", err));
       return result;
     }
-    if (batch_unsupported(err)) batch_supported_ = false;
+    if (batch_unsupported(err)) block_batch_supported_ = false;  // one by one from now on
   }
   for (std::uint32_t i = 0; i < slots; ++i) {
     const std::uint32_t key = first + i;

@@ -116,7 +116,8 @@ class MapReader {
 
   ProbeMaps maps_;
   unsigned possible_cpus_;
-  bool batch_supported_ = true;
+  bool batch_supported_ = true;        // device_counters
+  bool block_batch_supported_ = true;  // netns_slots (per-CPU arrays: 5.13 and later)
 };
 
 }  // namespace netif_rx
