@@ -77,6 +77,7 @@ const double kDefaultDuty = static_cast<double>(BpfStatsConfig{}.window.count())
 // The names the programs report (BenchProgram::name), which key the figures.
 const std::string kArrayName = "probe, array layout";
 const std::string kHashName = "probe, hash layout";
+const std::string kBlocksName = "probe, array blocks";
 const std::string kOneLinerName = "bpftrace one-liner";
 const std::string kFloorName = "empty tp_btf (floor)";
 
@@ -136,14 +137,17 @@ bool sysctl_stats_on() {
 // The programs compared, loaded once, each attached only while measured.
 // None is null: they are built together or not at all.
 struct Programs {
-  explicit Programs(const BenchNetwork& network)
+  explicit Programs(BenchNetwork& network)
       : ours(make_our_probe(network.receiver_netns_inum(), ProbeLayout::array)),
         ours_hash(make_our_probe(network.receiver_netns_inum(), ProbeLayout::hash)),
+        ours_blocks(make_our_probe_in_blocks({network.receiver_netns_inum()},
+                                             [&network] { network.burst(16); })),
         floor(make_empty_floor()),
         oneliner(make_oneliner()) {}
 
   std::unique_ptr<BenchProgram> ours;
   std::unique_ptr<BenchProgram> ours_hash;
+  std::unique_ptr<BenchProgram> ours_blocks;
   std::unique_ptr<BenchProgram> floor;
   std::unique_ptr<BenchProgram> oneliner;
 };
@@ -162,8 +166,9 @@ using Samples = std::map<std::string, std::vector<double>>;  // by program name
 // Phase 2's figures: kernel-measured ns per event, and the programs' sizes.
 struct KernelCosts {
   Samples alone;
-  Samples together_array;  // the array probe and the floor attached together
-  Samples together_hash;   // the hash probe and the floor attached together
+  Samples together_array;   // the array probe and the floor attached together
+  Samples together_hash;    // the hash probe and the floor attached together
+  Samples together_blocks;  // the blocks probe and the floor attached together
   ProgramSize probe_size;
   ProgramSize floor_size;
 };
@@ -210,7 +215,9 @@ WallClock measure_wall_clock(BenchNetwork& network, const Programs& programs,
 }
 
 // Kernel-measured ns per event of `program` attached alone, into `out`.
-void measure_alone(BenchNetwork& network, BenchProgram& program, int packets, Samples& out) {
+// `Network`: BenchNetwork or SpreadNetwork.
+template <typename Network>
+void measure_alone(Network& network, BenchProgram& program, int packets, Samples& out) {
   program.attach();
   network.burst(packets / 4);
   const RunCounters before = read_run_counters(program.program_fd());
@@ -260,17 +267,47 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
     UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
     if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
     for (int round = 0; round < options.kernel_rounds; ++round) {
-      for (BenchProgram* program : {programs.ours.get(), programs.ours_hash.get(),
-                                    programs.oneliner.get(), programs.floor.get()})
+      for (BenchProgram* program :
+           {programs.ours.get(), programs.ours_hash.get(), programs.ours_blocks.get(),
+            programs.oneliner.get(), programs.floor.get()})
         measure_alone(network, *program, options.packets, out.alone);
       measure_together(network, {programs.ours.get(), programs.floor.get()}, options.packets, round,
                        out.together_array);
       measure_together(network, {programs.ours_hash.get(), programs.floor.get()}, options.packets,
                        round, out.together_hash);
+      measure_together(network, {programs.ours_blocks.get(), programs.floor.get()}, options.packets,
+                       round, out.together_blocks);
     }
   }
   out.probe_size = read_program_size(programs.ours->program_fd());
   out.floor_size = read_program_size(programs.floor->program_fd());
+  return out;
+}
+
+constexpr int kSpreadNamespaces = 10;
+constexpr int kSpreadDevices = 10;
+const std::string kOtherHashName = "probe, hash (other namespaces)";
+
+// Phase 2c: kernel-measured ns per event of node-like traffic, datagrams to
+// 10 namespaces x 10 devices in turn: the probe with the namespaces in
+// blocks, the same probe without blocks (every namespace in the hash), the
+// floor, each attached alone.
+Samples measure_spread_costs(const Options& options) {
+  Samples out;
+  if (options.kernel_rounds <= 0) return out;
+  std::fprintf(stderr, "phase 2c: %d rounds over %d namespaces x %d devices...\n",
+               options.kernel_rounds, kSpreadNamespaces, kSpreadDevices);
+  SpreadNetwork network(kSpreadNamespaces, kSpreadDevices);
+  const auto every_device = [&network] { network.burst(2 * kSpreadNamespaces * kSpreadDevices); };
+  const auto blocks = make_our_probe_in_blocks(network.receiver_netns_inums(), every_device);
+  const auto hash = make_our_probe_in_blocks({}, every_device);
+  const auto floor = make_empty_floor();
+  UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
+  for (int round = 0; round < options.kernel_rounds; ++round) {
+    for (BenchProgram* program : {blocks.get(), hash.get(), floor.get()})
+      measure_alone(network, *program, options.packets, out);
+  }
   return out;
 }
 
@@ -348,6 +385,7 @@ Summary summary_of(const Samples& samples, const std::string& name) {
 void add_alone_rows(std::vector<Row>& rows, const Samples& alone) {
   const Summary ours = summary_of(alone, kArrayName);
   const Summary hash = summary_of(alone, kHashName);
+  const Summary blocks = summary_of(alone, kBlocksName);
   const Summary one = summary_of(alone, kOneLinerName);
   const Summary floor = summary_of(alone, kFloorName);
   const double vs_one = ours.median / one.median;
@@ -357,6 +395,8 @@ void add_alone_rows(std::vector<Row>& rows, const Samples& alone) {
                   fmt(ours.median), spread(ours), ""});
   rows.push_back({"(1) kernel ns/event, alone: probe, hash layout (other namespaces)",
                   fmt(hash.median), spread(hash), ""});
+  rows.push_back({"(1) kernel ns/event, alone: probe, array blocks (other namespace, placed)",
+                  fmt(blocks.median), spread(blocks), ""});
   rows.push_back(
       {"(1) kernel ns/event, alone: bpftrace one-liner", fmt(one.median), spread(one), ""});
   rows.push_back(
@@ -366,6 +406,9 @@ void add_alone_rows(std::vector<Row>& rows, const Samples& alone) {
   rows.push_back(
       {"    array probe / floor", fmt(vs_floor, 2), "", "<= 1.35: " + verdict(vs_floor, 1.35)});
   rows.push_back({"    hash probe / floor", fmt(hash_vs_floor, 2), "", ""});
+  const double blocks_vs_floor = blocks.median / floor.median;
+  rows.push_back({"    array blocks probe / floor", fmt(blocks_vs_floor, 2), "",
+                  "<= 1.35: " + verdict(blocks_vs_floor, 1.35)});
 }
 
 // Rows (1): kernel ns per event, each layout attached together with the floor.
@@ -386,6 +429,31 @@ void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
   rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(hash_floor.median),
                   spread(hash_floor), ""});
   rows.push_back({"    hash probe / floor, together", fmt(hash_vs_floor, 2), "", ""});
+  const Summary blocks = summary_of(kernel.together_blocks, kBlocksName);
+  const Summary blocks_floor = summary_of(kernel.together_blocks, kFloorName);
+  const double blocks_vs_floor = blocks.median / blocks_floor.median;
+  rows.push_back({"(1) kernel ns/event, together: array blocks probe", fmt(blocks.median),
+                  spread(blocks), ""});
+  rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(blocks_floor.median),
+                  spread(blocks_floor), ""});
+  rows.push_back({"    array blocks probe / floor, together", fmt(blocks_vs_floor, 2), "",
+                  "<= 1.35: " + verdict(blocks_vs_floor, 1.35)});
+}
+
+// Rows (8): node-like traffic, 10 namespaces x 10 devices.
+void add_spread_rows(std::vector<Row>& rows, const Samples& spread_costs) {
+  const Summary blocks = summary_of(spread_costs, kBlocksName);
+  const Summary hash = summary_of(spread_costs, kOtherHashName);
+  const Summary floor = summary_of(spread_costs, kFloorName);
+  const std::string what = "(8) kernel ns/event, " + std::to_string(kSpreadNamespaces) +
+                           " namespaces x " + std::to_string(kSpreadDevices) + " devices: ";
+  rows.push_back({what + "probe, array blocks", fmt(blocks.median), spread(blocks), ""});
+  rows.push_back({what + "probe, hash (no blocks)", fmt(hash.median), spread(hash), ""});
+  rows.push_back({what + "empty tp_btf (floor)", fmt(floor.median), spread(floor), ""});
+  const double blocks_vs_floor = blocks.median / floor.median;
+  rows.push_back({"    array blocks probe / floor, 10 x 10", fmt(blocks_vs_floor, 2), "",
+                  "<= 1.35: " + verdict(blocks_vs_floor, 1.35)});
+  rows.push_back({"    hash probe / floor, 10 x 10", fmt(hash.median / floor.median, 2), "", ""});
 }
 
 // Rows (7): bulk TCP through GRO: what an aggregate costs, per event and
@@ -523,17 +591,22 @@ void add_memory_rows(std::vector<Row>& rows) {
                                std::to_string(cpus) + " CPUs (computed): ";
       rows.push_back({what + "hash layout", kib(memory.hash_layout), "", ""});
       rows.push_back({what + "hash + array layout", kib(memory.array_layout), "", ""});
+      rows.push_back({what + "hash + array + " + std::to_string(NETIF_RX_DEFAULT_NETNS_BLOCKS) +
+                          " x " + std::to_string(NETIF_RX_DEFAULT_NETNS_BLOCK_SLOTS) +
+                          " namespace blocks",
+                      kib(memory.blocks_layout), "", ""});
     }
   }
   const unsigned here = static_cast<unsigned>(libbpf_num_possible_cpus());
-  rows.push_back({"(6) map KiB, max_devices 4096, this machine's " + std::to_string(here) +
+  rows.push_back({"(6) map KiB, max_devices 4096 + blocks, this machine's " + std::to_string(here) +
                       " CPUs: kernel's memlock / computed",
-                  kib(measured_array_layout_memory(NETIF_RX_DEFAULT_MAX_DEVICES)),
-                  kib(computed_map_memory(NETIF_RX_DEFAULT_MAX_DEVICES, here).array_layout), ""});
+                  kib(measured_blocks_layout_memory(NETIF_RX_DEFAULT_MAX_DEVICES)),
+                  kib(computed_map_memory(NETIF_RX_DEFAULT_MAX_DEVICES, here).blocks_layout), ""});
 }
 
 std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, const GroCosts& gro,
-                            const ExporterCosts& exporter, int scrapes) {
+                            const Samples& spread_costs, const ExporterCosts& exporter,
+                            int scrapes) {
   std::vector<Row> rows;
   rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
   add_alone_rows(rows, kernel.alone);
@@ -544,6 +617,7 @@ std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, co
   add_size_rows(rows, kernel);
   add_memory_rows(rows);
   add_gro_rows(rows, gro);
+  add_spread_rows(rows, spread_costs);
   return rows;
 }
 
@@ -580,13 +654,14 @@ int run(int argc, char** argv) {
     // Last: GRO on the receiver moves the UDP bursts to the NAPI path.
     gro = measure_gro_costs(network, programs, options.kernel_rounds);
   }
+  const Samples spread_costs = measure_spread_costs(options);
   const ExporterCosts exporter = measure_exporter_costs(benchmark_args, options.scrapes);
 
   std::printf(
       "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
       "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",
       options.rounds, options.packets, options.kernel_rounds);
-  print_table(table_rows(wall, kernel, gro, exporter, options.scrapes));
+  print_table(table_rows(wall, kernel, gro, spread_costs, exporter, options.scrapes));
   return 0;
 }
 

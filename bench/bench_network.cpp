@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -27,15 +28,18 @@ constexpr int kPayload = 16;
 constexpr int kBatch = 64;
 constexpr int kCpu = 1;
 
-// Names of the namespaces to delete if a signal ends the benchmark.
-char g_cleanup[2][64];
+// Names of the namespaces to delete if a signal ends the benchmark: a
+// BenchNetwork's two, then a SpreadNetwork's.
+constexpr int kMaxSpreadNamespaces = 10;
+char g_cleanup[2 + 1 + kMaxSpreadNamespaces][64];
 
 void run(const std::string& command) {
   if (std::system(command.c_str()) != 0) throw std::runtime_error("command failed: " + command);
 }
 
-void delete_namespaces() {
-  for (auto& name : g_cleanup) {
+void delete_namespaces(std::size_t first = 0, std::size_t count = std::size(g_cleanup)) {
+  for (std::size_t i = first; i < first + count && i < std::size(g_cleanup); ++i) {
+    auto& name = g_cleanup[i];
     if (name[0] == '\0') continue;
     const std::string command = std::string("ip netns del ") + name + " 2>/dev/null";
     (void)!std::system(command.c_str());
@@ -125,7 +129,7 @@ BenchNetwork::BenchNetwork() {
     if (::connect(sender_.get(), reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0)
       throw std::runtime_error("connect: " + std::string(std::strerror(errno)));
   } catch (...) {
-    delete_namespaces();
+    delete_namespaces(0, 2);
     throw;
   }
 
@@ -138,7 +142,7 @@ BenchNetwork::BenchNetwork() {
 BenchNetwork::~BenchNetwork() {
   sender_.reset();
   receiver_.reset();
-  delete_namespaces();
+  delete_namespaces(0, 2);
 }
 
 double BenchNetwork::burst(int packets) {
@@ -235,6 +239,100 @@ void BenchNetwork::drain() {
   }
   while (::recvmmsg(receiver_.get(), messages.data(), static_cast<unsigned>(messages.size()),
                     MSG_DONTWAIT, nullptr) > 0) {
+  }
+}
+
+SpreadNetwork::SpreadNetwork(int namespaces, int devices) {
+  if (namespaces < 1 || namespaces > kMaxSpreadNamespaces || devices < 1 ||
+      namespaces * devices > 120)
+    throw std::runtime_error("SpreadNetwork: at most 10 namespaces and 120 devices");
+  const std::string prefix = "nrm" + std::to_string(::getpid());
+  namespaces_.push_back(prefix + "s");
+  for (int n = 0; n < namespaces; ++n) namespaces_.push_back(prefix + "r" + std::to_string(n));
+  for (std::size_t i = 0; i < namespaces_.size(); ++i)
+    std::snprintf(g_cleanup[2 + i], sizeof g_cleanup[2 + i], "%s", namespaces_[i].c_str());
+  try {
+    for (const auto& ns : namespaces_) {
+      run("ip netns add " + ns);
+      run("ip netns exec " + ns + " sysctl -qw net.ipv6.conf.all.disable_ipv6=1");
+      run("ip netns exec " + ns + " sysctl -qw net.ipv6.conf.default.disable_ipv6=1");
+      run("ip -n " + ns + " link set lo up");
+    }
+    const std::string& sender = namespaces_.front();
+    for (int n = 0; n < namespaces; ++n) {
+      const std::string& receiver = namespaces_[static_cast<std::size_t>(n) + 1];
+      for (int d = 0; d < devices; ++d) {
+        const int pair = n * devices + d;
+        const std::string name = prefix + "v" + std::to_string(pair);
+        const std::string near = "198.51.100." + std::to_string(2 * pair);
+        const std::string far = "198.51.100." + std::to_string(2 * pair + 1);
+        char near_mac[32];
+        char far_mac[32];
+        std::snprintf(near_mac, sizeof near_mac, "02:00:00:01:%02x:01", pair);
+        std::snprintf(far_mac, sizeof far_mac, "02:00:00:01:%02x:02", pair);
+        run("ip link add " + name + "a address " + near_mac + " netns " + sender +
+            " type veth peer name " + name + "b address " + far_mac + " netns " + receiver);
+        run("ip -n " + sender + " addr add " + near + "/31 dev " + name + "a");
+        run("ip -n " + receiver + " addr add " + far + "/31 dev " + name + "b");
+        run("ip -n " + sender + " link set " + name + "a up");
+        run("ip -n " + receiver + " link set " + name + "b up");
+        run("ip -n " + sender + " neigh replace " + far + " lladdr " + far_mac +
+            " nud permanent dev " + name + "a");
+        run("ip -n " + receiver + " neigh replace " + near + " lladdr " + near_mac +
+            " nud permanent dev " + name + "b");
+        destinations_.push_back(far);
+      }
+      struct stat st {};
+      if (::stat(("/run/netns/" + receiver).c_str(), &st) != 0)
+        throw std::runtime_error("stat of namespace " + receiver + " failed");
+      inums_.push_back(static_cast<std::uint32_t>(st.st_ino));
+      UniqueFd socket = socket_in(receiver, SOCK_DGRAM);
+      const int big = 64 << 20;
+      ::setsockopt(socket.get(), SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big);
+      const auto any = address("0.0.0.0", kPort);
+      if (::bind(socket.get(), reinterpret_cast<const sockaddr*>(&any), sizeof any) != 0)
+        throw std::runtime_error("bind: " + std::string(std::strerror(errno)));
+      receivers_.push_back(std::move(socket));
+    }
+    sender_ = socket_in(sender, SOCK_DGRAM);
+  } catch (...) {
+    delete_namespaces(2, namespaces_.size());
+    throw;
+  }
+}
+
+SpreadNetwork::~SpreadNetwork() {
+  sender_.reset();
+  receivers_.clear();
+  delete_namespaces(2, namespaces_.size());
+}
+
+void SpreadNetwork::burst(int packets) {
+  char payload[kPayload] = {};
+  iovec iov{payload, sizeof payload};
+  std::vector<sockaddr_in> to;
+  to.reserve(destinations_.size());
+  for (const auto& destination : destinations_) to.push_back(address(destination.c_str(), kPort));
+  std::vector<mmsghdr> messages(kBatch);
+  int sent = 0;
+  while (sent < packets) {
+    const int n = std::min(kBatch, packets - sent);
+    for (int i = 0; i < n; ++i) {
+      messages[static_cast<std::size_t>(i)] = {};
+      auto& header = messages[static_cast<std::size_t>(i)].msg_hdr;
+      header.msg_iov = &iov;
+      header.msg_iovlen = 1;
+      header.msg_name = &to[static_cast<std::size_t>(sent + i) % to.size()];
+      header.msg_namelen = sizeof(sockaddr_in);
+    }
+    const int rc = ::sendmmsg(sender_.get(), messages.data(), static_cast<unsigned>(n), 0);
+    if (rc <= 0) throw std::runtime_error("sendmmsg: " + std::string(std::strerror(errno)));
+    sent += rc;
+  }
+  char buffer[kPayload * 4];
+  for (const auto& receiver : receivers_) {
+    while (::recv(receiver.get(), buffer, sizeof buffer, MSG_DONTWAIT) > 0) {
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "util/unique_fd.h"
 
@@ -49,6 +50,31 @@ class BenchNetwork {
   std::uint32_t receiver_inum_ = 0;
   UniqueFd sender_;
   UniqueFd receiver_;
+};
+
+// Node-like traffic: a sender namespace joined to `namespaces` receiving
+// namespaces by `devices` veth pairs each (/31s of 198.51.100.0/24, static
+// neighbours), and small UDP datagrams sent to every receiving device in
+// turn. Everything is deleted when the object goes, also on a signal.
+class SpreadNetwork {
+ public:
+  SpreadNetwork(int namespaces, int devices);  // throws std::runtime_error
+  ~SpreadNetwork();
+  SpreadNetwork(const SpreadNetwork&) = delete;
+  SpreadNetwork& operator=(const SpreadNetwork&) = delete;
+
+  // Inodes of the receiving namespaces.
+  const std::vector<std::uint32_t>& receiver_netns_inums() const { return inums_; }
+  // Sends `packets` datagrams round-robin over the receiving devices; the
+  // receivers are drained afterwards.
+  void burst(int packets);
+
+ private:
+  std::vector<std::string> namespaces_;  // the sender's first
+  std::vector<std::uint32_t> inums_;
+  std::vector<std::string> destinations_;
+  UniqueFd sender_;
+  std::vector<UniqueFd> receivers_;
 };
 
 // Deletes the namespaces of a BenchNetwork that a signal interrupted.

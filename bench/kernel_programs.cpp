@@ -7,7 +7,9 @@
 #include <stdexcept>
 
 #include "empty_floor.skel.h"
+#include "netif_rx.h"
 #include "netif_rx_bpf.skel.h"
+#include "probe/netns_blocks.h"
 
 namespace netif_rx::bench {
 
@@ -46,13 +48,25 @@ class LinkOwner {
   bpf_link* link_ = nullptr;
 };
 
+constexpr std::uint32_t kNoNamespace = 1;  // no namespace's inode number
+constexpr std::uint32_t kBlocks = NETIF_RX_DEFAULT_NETNS_BLOCKS;
+constexpr std::uint32_t kBlockSlots = NETIF_RX_DEFAULT_NETNS_BLOCK_SLOTS;
+
 class OurProbe final : public BenchProgram {
  public:
   OurProbe(std::uint32_t netns_inum, ProbeLayout layout)
       : skeleton_(netif_rx_bpf::open()), layout_(layout) {
     if (!skeleton_) throw std::runtime_error("opening the probe failed");
-    skeleton_->rodata->host_netns_inum = netns_inum;
+    skeleton_->rodata->host_netns_inum = layout == ProbeLayout::blocks ? kNoNamespace : netns_inum;
     if (layout == ProbeLayout::hash) bpf_map__set_max_entries(skeleton_->maps.host_counters, 1);
+    if (layout == ProbeLayout::blocks) {
+      skeleton_->rodata->count_all_namespaces = true;
+      skeleton_->rodata->netns_blocks = kBlocks;
+      skeleton_->rodata->netns_block_slots = kBlockSlots;
+      skeleton_->rodata->netns_table_mask = netns_table_size(kBlocks) - 1;
+      bpf_map__set_max_entries(skeleton_->maps.netns_table, netns_table_size(kBlocks));
+      bpf_map__set_max_entries(skeleton_->maps.netns_slots, kBlocks * kBlockSlots);
+    }
     bpf_program__set_autoload(skeleton_->progs.netif_rx_tp, false);
     if (netif_rx_bpf::load(skeleton_) != 0) throw std::runtime_error("loading the probe failed");
   }
@@ -61,7 +75,36 @@ class OurProbe final : public BenchProgram {
     netif_rx_bpf::destroy(skeleton_);
   }
   std::string name() const override {
-    return layout_ == ProbeLayout::array ? "probe, array layout" : "probe, hash layout";
+    switch (layout_) {
+      case ProbeLayout::array:
+        return "probe, array layout";
+      case ProbeLayout::hash:
+        return "probe, hash layout";
+      case ProbeLayout::blocks:
+        break;
+    }
+    return placed_ ? "probe, array blocks" : "probe, hash (other namespaces)";
+  }
+  // Places namespace `netns_inum` in block `block`, with the salt of its
+  // hash entries (false when it has none, or another one holds its entry).
+  bool place(std::uint32_t netns_inum, std::uint32_t block) {
+    const int counters = bpf_map__fd(skeleton_->maps.device_counters);
+    const int table = bpf_map__fd(skeleton_->maps.netns_table);
+    const std::uint32_t index = netns_table_index(netns_inum, netns_table_size(kBlocks));
+    netif_rx_netns_block held{};
+    if (bpf_map_lookup_elem(table, &index, &held) != 0 || held.netns_inum != 0) return false;
+    netif_rx_device_key key{};
+    netif_rx_device_key next{};
+    bool first = true;
+    while (bpf_map_get_next_key(counters, first ? nullptr : &key, &next) == 0) {
+      first = false;
+      key = next;
+      if (key.netns_inum != netns_inum) continue;
+      const netif_rx_netns_block entry{netns_inum, key.netns_salt, block, 0};
+      placed_ = bpf_map_update_elem(table, &index, &entry, BPF_ANY) == 0;
+      return placed_;
+    }
+    return false;
   }
   void attach() override { link_.attach(skeleton_->progs.netif_rx_btf, name()); }
   void detach() override { link_.detach(); }
@@ -70,6 +113,7 @@ class OurProbe final : public BenchProgram {
  private:
   netif_rx_bpf* skeleton_;
   ProbeLayout layout_;
+  bool placed_ = false;
   LinkOwner link_;
 };
 
@@ -97,6 +141,21 @@ class EmptyFloor final : public BenchProgram {
 std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum, ProbeLayout layout) {
   return std::make_unique<OurProbe>(netns_inum, layout);
 }
+std::unique_ptr<BenchProgram> make_our_probe_in_blocks(
+    const std::vector<std::uint32_t>& netns_inums, const std::function<void()>& send) {
+  auto probe = std::make_unique<OurProbe>(kNoNamespace, ProbeLayout::blocks);
+  probe->attach();
+  send();
+  probe->detach();
+  for (std::uint32_t block = 0; block < netns_inums.size(); ++block) {
+    if (!probe->place(netns_inums[block], block))
+      throw std::runtime_error("namespace " + std::to_string(netns_inums[block]) +
+                               " could not be placed in a block (no packet counted, or its "
+                               "table entry is another's)");
+  }
+  return probe;
+}
+
 std::unique_ptr<BenchProgram> make_empty_floor() { return std::make_unique<EmptyFloor>(); }
 
 }  // namespace netif_rx::bench

@@ -5,8 +5,10 @@
 #include <bpf/libbpf.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct netif_rx_bpf;
 struct empty_floor;
@@ -39,12 +41,23 @@ class BenchProgram {
 enum class ProbeLayout {
   array,  // the per-CPU array by ifindex (the exporter's own namespace)
   hash,   // the per-CPU hash by (netns, ifindex, salt): other namespaces, large ifindexes
+  // A block of the per-CPU array netns_slots: another namespace, placed
+  // (namespaces: all). The probe's own namespace is then none of the
+  // benchmark's, so it counts every namespace of the machine.
+  blocks,
 };
 
 // The exporter's probe (tp_btf twin), counting the namespace `netns_inum`.
 // The hash layout is the same program with a one-slot array, so that every
 // device of that namespace falls back to the hash.
 std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum, ProbeLayout layout);
+// The probe counting every namespace (namespaces: all) with the namespaces
+// `netns_inums` placed in blocks, as the daemon places them: `send` makes a
+// few packets arrive in each (their hash entries give the salts), then their
+// table entries are written. With no namespace to place, every namespace
+// stays in the hash: the path of other namespaces without blocks.
+std::unique_ptr<BenchProgram> make_our_probe_in_blocks(
+    const std::vector<std::uint32_t>& netns_inums, const std::function<void()>& send);
 // An empty tp_btf program: the floor.
 std::unique_ptr<BenchProgram> make_empty_floor();
 

@@ -9,6 +9,7 @@
 
 #include "netif_rx.h"
 #include "netif_rx_bpf.skel.h"
+#include "probe/netns_blocks.h"
 
 namespace netif_rx::bench {
 namespace {
@@ -48,6 +49,14 @@ std::uint64_t percpu_array_bytes(std::uint64_t entries, std::uint64_t value, uns
   return kArray + kPointer * entries + round8(value) * cpus * entries;
 }
 
+// array_map_mem_usage for a plain (not per-CPU, not mmapable) array.
+std::uint64_t array_bytes(std::uint64_t entries, std::uint64_t value) {
+  return kArray + round8(value) * entries;
+}
+
+constexpr std::uint32_t kBlocks = NETIF_RX_DEFAULT_NETNS_BLOCKS;
+constexpr std::uint32_t kBlockSlots = NETIF_RX_DEFAULT_NETNS_BLOCK_SLOTS;
+
 std::uint64_t memlock_of(int fd) {
   std::ifstream in("/proc/self/fdinfo/" + std::to_string(fd));
   std::string key;
@@ -69,24 +78,33 @@ MapMemory computed_map_memory(std::uint32_t max_devices, unsigned cpus) {
                     percpu_array_bytes(1, counters, cpus);
   const std::uint32_t slots = std::min<std::uint32_t>(max_devices, NETIF_RX_MAX_HOST_SLOTS);
   out.array_layout = out.hash_layout + percpu_array_bytes(slots, counters, cpus);
+  out.blocks_layout = out.array_layout +
+                      array_bytes(netns_table_size(kBlocks), sizeof(netif_rx_netns_block)) +
+                      percpu_array_bytes(std::uint64_t{kBlocks} * kBlockSlots, counters, cpus);
   return out;
 }
 
-std::uint64_t measured_array_layout_memory(std::uint32_t max_devices) {
+std::uint64_t measured_blocks_layout_memory(std::uint32_t max_devices) {
   netif_rx_bpf* skeleton = netif_rx_bpf::open();
   if (!skeleton) throw std::runtime_error("opening the probe failed");
   const std::uint32_t slots = std::min<std::uint32_t>(max_devices, NETIF_RX_MAX_HOST_SLOTS);
   bpf_map__set_max_entries(skeleton->maps.device_counters, max_devices);
   bpf_map__set_max_entries(skeleton->maps.device_names, max_devices);
   bpf_map__set_max_entries(skeleton->maps.host_counters, slots);
+  bpf_map__set_max_entries(skeleton->maps.netns_table, netns_table_size(kBlocks));
+  bpf_map__set_max_entries(skeleton->maps.netns_slots, kBlocks * kBlockSlots);
+  skeleton->rodata->netns_blocks = kBlocks;
+  skeleton->rodata->netns_block_slots = kBlockSlots;
+  skeleton->rodata->netns_table_mask = netns_table_size(kBlocks) - 1;
   bpf_program__set_autoload(skeleton->progs.netif_rx_tp, false);
   if (netif_rx_bpf::load(skeleton) != 0) {
     netif_rx_bpf::destroy(skeleton);
     throw std::runtime_error("loading the probe failed");
   }
   std::uint64_t total = 0;
-  for (bpf_map* map : {skeleton->maps.device_counters, skeleton->maps.device_names,
-                       skeleton->maps.probe_totals, skeleton->maps.host_counters})
+  for (bpf_map* map :
+       {skeleton->maps.device_counters, skeleton->maps.device_names, skeleton->maps.probe_totals,
+        skeleton->maps.host_counters, skeleton->maps.netns_table, skeleton->maps.netns_slots})
     total += memlock_of(bpf_map__fd(map));
   netif_rx_bpf::destroy(skeleton);
   return total;

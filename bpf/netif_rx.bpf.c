@@ -20,6 +20,16 @@
  * packet is counted as untracked, so nothing is lost silently, and the device's next packet tries
  * again.
  *
+ * A namespace the daemon placed has a block of slots in the per-CPU array
+ * `netns_slots`: its devices (ifindex below the block's size) are counted
+ * there after one lookup in the direct-mapped table `netns_table` (both
+ * inlined array lookups) instead of hashing a key. The first packet of a
+ * slot on a CPU records the device's name (a full name map: untracked).
+ * The daemon zeroes a block before it publishes its table entry, and after
+ * it emptied the entry waits a poll before it reads the block's last counts
+ * and frees it, so that no run of this program that read the old entry is
+ * still writing (see daemon/probe/netns_blocks.h).
+ *
  * A slot of the array is zeroed by the daemon when its device is deleted,
  * only after the kernel announced the deletion (RTM_DELLINK): the kernel
  * sends it after closing the device and after synchronize_net(), so no run of
@@ -66,6 +76,26 @@ struct {
 	__type(key, __u32);
 	__type(value, struct netif_rx_counters);
 } host_counters SEC(".maps");
+
+/* The blocks of other namespaces (see struct netif_rx_netns_block). Set by
+ * the daemon before load; netns_blocks 0: none, the hash counts them all. */
+const volatile __u32 netns_blocks = 0;
+const volatile __u32 netns_block_slots = 0;
+const volatile __u32 netns_table_mask = 0; /* entries of netns_table - 1, a power of two */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized by the daemon */
+	__type(key, __u32);
+	__type(value, struct netif_rx_netns_block);
+} netns_table SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1); /* resized by the daemon: blocks x slots */
+	__type(key, __u32);
+	__type(value, struct netif_rx_counters);
+} netns_slots SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -129,7 +159,10 @@ static __always_inline void count_fallback(__u32 slot)
 static __always_inline int record_name(struct netif_rx_device_key *key, struct net_device *dev)
 {
 	struct netif_rx_device_name name = {};
-	long err;
+	/* An int: before 6.4 the map's update returns an int that reaches the
+	 * program zero-extended (-EEXIST as 4294967279), so only its low 32
+	 * bits are compared. */
+	int err;
 
 	bpf_probe_read_kernel_str(name.name, sizeof(name.name), &dev->name);
 	err = bpf_map_update_elem(&device_names, key, &name, BPF_NOEXIST);
@@ -150,7 +183,7 @@ static __noinline int count_new_device(struct netif_rx_device_key *key, struct n
 	    .skbs = 1, .merged_packets = merged_packets, .bytes = bytes};
 	struct netif_rx_counters *counters;
 	int named = 0;
-	long err;
+	int err; /* the low 32 bits: see record_name() */
 
 	if (key->netns_inum != host_netns_inum) {
 		named = record_name(key, dev);
@@ -198,18 +231,56 @@ static __always_inline __u32 netns_salt(struct net_device *dev, bool typed)
 	return BPF_CORE_READ(dev, nd_net.net, hash_mix);
 }
 
-/* A device of another namespace, or of an ifindex beyond the array. */
-static __always_inline int count_in_hash(__u32 netns_inum, __u32 ifindex,
-					 const struct arrival *arrival, struct net_device *dev,
-					 bool typed)
+/* Records the name of a device whose slot counts its first packet on this
+ * CPU. Returns -1 when the name map is full. Off the hot path. */
+static __noinline int record_slot_name(__u32 netns_inum, __u32 netns_salt, __u32 ifindex,
+				       struct net_device *dev)
 {
-	struct netif_rx_device_key key = {.netns_inum = netns_inum, .ifindex = ifindex};
+	struct netif_rx_device_key key = {
+	    .netns_inum = netns_inum, .ifindex = ifindex, .netns_salt = netns_salt};
+
+	return record_name(&key, dev) < 0 ? -1 : 0;
+}
+
+/* A device of a placed namespace: counted in its block's slot. False when
+ * the namespace has no block (or another namespace holds its table entry)
+ * or the ifindex is beyond the block: the hash takes it. */
+static __always_inline bool count_in_block(__u32 netns_inum, __u32 netns_salt, __u32 ifindex,
+					   const struct arrival *arrival, struct net_device *dev)
+{
+	__u32 entry_index = netns_inum & netns_table_mask;
+	struct netif_rx_netns_block *entry;
+	struct netif_rx_counters *counters;
+	__u32 block, slot;
+
+	if (netns_blocks == 0 || ifindex >= netns_block_slots)
+		return false;
+	entry = bpf_map_lookup_elem(&netns_table, &entry_index);
+	if (!entry || entry->netns_inum != netns_inum || entry->netns_salt != netns_salt)
+		return false;
+	block = *(volatile __u32 *)&entry->block;
+	if (block >= netns_blocks)
+		return false; /* empty, or read while it was being placed */
+	slot = block * netns_block_slots + ifindex;
+	counters = bpf_map_lookup_elem(&netns_slots, &slot);
+	if (!counters)
+		return false;
+	if (counters->skbs == 0 && record_slot_name(netns_inum, netns_salt, ifindex, dev) < 0) {
+		add_to_slot(NETIF_RX_SLOT_UNTRACKED, arrival);
+		return true;
+	}
+	add_arrival(counters, arrival);
+	return true;
+}
+
+/* A device of another namespace, or of an ifindex beyond the array. */
+static __always_inline int count_in_hash(__u32 netns_inum, __u32 netns_salt, __u32 ifindex,
+					 const struct arrival *arrival, struct net_device *dev)
+{
+	struct netif_rx_device_key key = {
+	    .netns_inum = netns_inum, .ifindex = ifindex, .netns_salt = netns_salt};
 	struct netif_rx_counters *counters;
 
-	/* The own namespace outlives the probe: salt 0, one key form with the
-	 * array's slots. */
-	if (netns_inum != host_netns_inum)
-		key.netns_salt = netns_salt(dev, typed);
 	counters = bpf_map_lookup_elem(&device_counters, &key);
 	if (counters) {
 		add_arrival(counters, arrival);
@@ -224,6 +295,7 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
 {
 	struct netif_rx_counters *counters;
 	bool own_namespace = netns_inum == host_netns_inum;
+	__u32 salt;
 
 	if (!own_namespace && !count_all_namespaces)
 		return 0;
@@ -232,14 +304,20 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
 	 * removed" can be checked against it. */
 	add_to_counted_total(arrival);
 	if (own_namespace) {
-		/* NULL when ifindex is beyond the array: the hash takes it. */
+		/* NULL when ifindex is beyond the array: the hash takes it. The
+		 * own namespace outlives the probe: salt 0, one key form with
+		 * the array's slots. */
 		counters = bpf_map_lookup_elem(&host_counters, &ifindex);
 		if (counters) {
 			add_arrival(counters, arrival);
 			return 0;
 		}
+		return count_in_hash(netns_inum, 0, ifindex, arrival, dev);
 	}
-	return count_in_hash(netns_inum, ifindex, arrival, dev, typed);
+	salt = netns_salt(dev, typed);
+	if (count_in_block(netns_inum, salt, ifindex, arrival, dev))
+		return 0;
+	return count_in_hash(netns_inum, salt, ifindex, arrival, dev);
 }
 
 /* What measure_aggregate() needs of an skb, read by each twin its own way

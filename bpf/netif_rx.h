@@ -29,6 +29,34 @@
  * device (ifindex 0 is never valid). */
 #define NETIF_RX_MAX_HOST_SLOTS 65536
 
+/* Devices of other namespaces: the daemon hands each namespace it has seen a
+ * block of slots in the per-CPU array `netns_slots` (configuration keys
+ * netns_blocks and netns_block_slots), a slot per ifindex below the block's
+ * size. The probe finds the block in the direct-mapped table `netns_table`
+ * (an array indexed by the namespace's inode number modulo its size) and
+ * uses it only when the entry holds the namespace's inode number and salt;
+ * otherwise (a collision, a namespace not placed yet, an ifindex beyond the
+ * block) the device is counted in the `device_counters` hash. A device's
+ * count is its hash entry plus its slot. */
+#define NETIF_RX_DEFAULT_NETNS_BLOCKS 64
+#define NETIF_RX_DEFAULT_NETNS_BLOCK_SLOTS 64
+#define NETIF_RX_MAX_NETNS_BLOCKS 4096
+#define NETIF_RX_MAX_NETNS_BLOCK_SLOTS 4096
+#define NETIF_RX_MAX_NETNS_SLOTS (1U << 20) /* blocks x slots */
+/* The block of an empty entry: never a block, so that a read of an entry
+ * torn between empty and placed never points into another namespace's
+ * block (the probe checks block < netns_blocks). */
+#define NETIF_RX_NO_BLOCK 0xFFFFFFFFU
+
+/* An entry of `netns_table`: empty (netns_inum 0, block NETIF_RX_NO_BLOCK),
+ * or the namespace that owns `block`. Written by the daemon only. */
+struct netif_rx_netns_block {
+	__u32 netns_inum; /* inode number of the namespace; 0: empty */
+	__u32 netns_salt; /* its salt (see struct netif_rx_device_key) */
+	__u32 block;	  /* its block: slots block x netns_block_slots + ifindex */
+	__u32 reserved;	  /* 0 */
+};
+
 /* Identity of a receiving device: the network namespace and the ifindex
  * within it. An ifindex alone is ambiguous: every namespace has its own 2.
  * The inode number alone is ambiguous over time: the kernel reuses a dead
@@ -111,6 +139,8 @@ NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_key) == 12,
 		       "device key is three u32 words, no padding");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_counters) % 8 == 0,
 		       "per-CPU values must be a multiple of 8 bytes");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_netns_block) == 16,
+		       "netns table entry is four u32 words, no padding");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
 		       "device name is IFNAMSIZ bytes");
 

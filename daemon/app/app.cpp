@@ -114,7 +114,9 @@ void App::start() {
            std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
                                      {"device_names", probe_->device_names_fd()},
                                      {"probe_totals", probe_->probe_totals_fd()},
-                                     {"host_counters", probe_->host_counters_fd()}},
+                                     {"host_counters", probe_->host_counters_fd()},
+                                     {"netns_table", probe_->netns_table_fd()},
+                                     {"netns_slots", probe_->netns_slots_fd()}},
            [control = bpf_stats_.get()] { return control->exporter_enabled(); })](
           std::size_t device_entries) { return reader->read(device_entries); });
   if (notifier_ && notifier_->watchdog()) {

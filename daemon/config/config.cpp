@@ -216,9 +216,9 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
   if (root.IsNull()) return config;  // an empty file means the defaults
   if (!root.IsMap()) fail_at(source, root.Mark(), "", "expected a mapping of keys to values");
 
-  const std::set<std::string> known{"poll_interval", "namespaces", "per_cpu",
-                                    "max_devices",   "attach",     "stale_after",
-                                    "devices",       "bpf_stats",  "attribution"};
+  const std::set<std::string> known{
+      "poll_interval", "namespaces",  "per_cpu", "max_devices", "netns_blocks", "netns_block_slots",
+      "attach",        "stale_after", "devices", "bpf_stats",   "attribution"};
   for_each_entry(
       source, root, root.Mark(), "", known,
       [&](const Reader& reader, const std::string& name, const std::string& key,
@@ -232,6 +232,12 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
         } else if (name == "max_devices") {
           config.max_devices =
               static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
+        } else if (name == "netns_blocks") {
+          config.netns_blocks =
+              static_cast<std::uint32_t>(reader.integer(value, key, 0, NETIF_RX_MAX_NETNS_BLOCKS));
+        } else if (name == "netns_block_slots") {
+          config.netns_block_slots = static_cast<std::uint32_t>(
+              reader.integer(value, key, 1, NETIF_RX_MAX_NETNS_BLOCK_SLOTS));
         } else if (name == "attach") {
           config.attach = reader.choice(value, key, kAttachModes);
         } else if (name == "stale_after") {
@@ -269,6 +275,13 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
           parse_attribution(source, value, key_mark, config.attribution);
         }
       });
+  if (std::uint64_t{config.netns_blocks} * config.netns_block_slots > NETIF_RX_MAX_NETNS_SLOTS) {
+    fail_at(source, root.Mark(), "netns_blocks",
+            "netns_blocks x netns_block_slots is " +
+                std::to_string(std::uint64_t{config.netns_blocks} * config.netns_block_slots) +
+                " slots; at most " + std::to_string(NETIF_RX_MAX_NETNS_SLOTS) +
+                ": lower one of them");
+  }
   return config;
 }
 

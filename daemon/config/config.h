@@ -73,6 +73,10 @@ struct Config {
   bool per_cpu = true;
   // Capacity of the probe's per-device map.
   std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
+  // namespaces: all only: blocks of array slots for other namespaces (0:
+  // none, the hash counts them all) and the slots (ifindexes) of each.
+  std::uint32_t netns_blocks = NETIF_RX_DEFAULT_NETNS_BLOCKS;
+  std::uint32_t netns_block_slots = NETIF_RX_DEFAULT_NETNS_BLOCK_SLOTS;
   // Which twin of the probe to attach; automatic prefers tp_btf.
   AttachMode attach = AttachMode::automatic;
   // namespaces: all only: a device of another namespace that received nothing

@@ -21,6 +21,12 @@ ReloadPlan plan_reload(const Config& running, const Config& next) {
   keep(
       "max_devices", plan.config.max_devices, running.max_devices,
       [](std::uint32_t value) { return std::to_string(value); }, plan.needs_restart);
+  keep(
+      "netns_blocks", plan.config.netns_blocks, running.netns_blocks,
+      [](std::uint32_t value) { return std::to_string(value); }, plan.needs_restart);
+  keep(
+      "netns_block_slots", plan.config.netns_block_slots, running.netns_block_slots,
+      [](std::uint32_t value) { return std::to_string(value); }, plan.needs_restart);
   keep("attach", plan.config.attach, running.attach, text, plan.needs_restart);
   // Statistics are switched by a sampler that has no live setter yet.
   const auto stats = [](const BpfStatsConfig& c) {

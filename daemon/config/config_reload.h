@@ -19,7 +19,8 @@ struct ReloadPlan {
 };
 
 // Settings fixed while the probe is loaded: namespaces (a rodata constant of
-// the probe), max_devices (the map's capacity) and attach (which program);
+// the probe), max_devices, netns_blocks and netns_block_slots (the maps'
+// capacities) and attach (which program);
 // bpf_stats until its sampler can be switched live. poll_interval, per_cpu,
 // devices and stale_after apply live.
 ReloadPlan plan_reload(const Config& running, const Config& next);

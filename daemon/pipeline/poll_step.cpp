@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -79,14 +80,18 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   return result;
 }
 
-void PollStep::account_removed(const netif_rx_device_key& key,
-                               const std::vector<netif_rx_counters>& per_cpu) {
+void PollStep::add_removed(const std::vector<netif_rx_counters>& per_cpu) {
   if (removed_per_cpu_.size() < per_cpu.size()) removed_per_cpu_.resize(per_cpu.size());
   for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
     removed_per_cpu_[cpu].skbs += per_cpu[cpu].skbs;
     removed_per_cpu_[cpu].merged_packets += per_cpu[cpu].merged_packets;
     removed_per_cpu_[cpu].bytes += per_cpu[cpu].bytes;
   }
+}
+
+void PollStep::account_removed(const netif_rx_device_key& key,
+                               const std::vector<netif_rx_counters>& per_cpu) {
+  add_removed(per_cpu);
   stale_.forget(key);
   unnamed_.erase(key);
   first_seen_.erase(key);
@@ -94,29 +99,26 @@ void PollStep::account_removed(const netif_rx_device_key& key,
 
 void PollStep::keep_newest_per_name(PollResult& result,
                                     const std::vector<std::uint64_t>& first_polls) {
-  // Each series with the poll that first read its key.
-  std::vector<std::pair<std::uint64_t, DeviceSeries>> series;
-  series.reserve(result.snapshot.devices.size());
-  for (std::size_t i = 0; i < result.snapshot.devices.size(); ++i) {
-    series.emplace_back(first_polls[i], std::move(result.snapshot.devices[i]));
-  }
-  result.snapshot.devices.clear();
-  const auto newest_first = [](const auto& a, const auto& b) {
-    // Same poll: the higher ifindex, then (a namespace and its successor
-    // under the same inode number, both first read by this poll) the higher
-    // salt, an arbitrary but stable choice.
-    // Grouped by (name, netns): the order of the snapshot, once one series
-    // is left per group.
-    return std::tie(a.second.name, a.second.key.netns_inum, b.first, b.second.key.ifindex,
-                    b.second.key.netns_salt) < std::tie(b.second.name, b.second.key.netns_inum,
-                                                        a.first, a.second.key.ifindex,
-                                                        a.second.key.netns_salt);
+  std::vector<DeviceSeries>& devices = result.snapshot.devices;
+  // The series' positions are sorted, not the series: a swap moves 4 bytes.
+  std::vector<std::uint32_t> order(devices.size());
+  std::iota(order.begin(), order.end(), 0U);
+  const auto newest_first = [&devices, &first_polls](std::uint32_t a, std::uint32_t b) {
+    // Same poll (first_polls: the poll that first read each series' key):
+    // the higher ifindex, then (a namespace and its successor under the
+    // same inode number, both first read by this poll) the higher salt, an
+    // arbitrary but stable choice. Grouped by (name, netns): the order of
+    // the snapshot, once one series is left per group.
+    const DeviceSeries& x = devices[a];
+    const DeviceSeries& y = devices[b];
+    return std::tie(x.name, x.key.netns_inum, first_polls[b], y.key.ifindex, y.key.netns_salt) <
+           std::tie(y.name, y.key.netns_inum, first_polls[a], x.key.ifindex, x.key.netns_salt);
   };
-  std::sort(series.begin(), series.end(), newest_first);
-  std::vector<DeviceSeries>& kept = result.snapshot.devices;
-  kept.reserve(series.size());
-  for (auto& entry : series) {
-    DeviceSeries& device = entry.second;
+  std::sort(order.begin(), order.end(), newest_first);
+  std::vector<DeviceSeries> kept;
+  kept.reserve(devices.size());
+  for (const std::uint32_t index : order) {
+    DeviceSeries& device = devices[index];
     if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
         kept.back().name != device.name) {
       kept.push_back(std::move(device));
@@ -130,6 +132,7 @@ void PollStep::keep_newest_per_name(PollResult& result,
         {device.key, MapDeletion::Scope::device, device.name + " is a newer device's name"});
     account_removed(device.key, device.per_cpu);
   }
+  devices = std::move(kept);
 }
 
 PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links) {

@@ -38,8 +38,10 @@ struct MapContents {
   // what follows (or in an entry removed since).
   std::vector<netif_rx_counters> counted_per_cpu;
   std::vector<DeviceCounters> device_counters;  // the hash: other namespaces, large ifindexes
-  // The own namespace's array slots that counted packets (MapReader::
-  // read_host_slots), keyed like the hash; an ifindex is in one or the other.
+  // The array slots that counted packets, keyed like the hash: the own
+  // namespace's (MapReader::read_host_slots; an ifindex is in the array or
+  // the hash) and other namespaces' block slots of devices without a hash
+  // entry (one with both has them summed in device_counters).
   std::vector<DeviceCounters> host_slots;
   DeviceNames device_names;  // namespaces: all only (empty otherwise)
   std::vector<netif_rx_counters> untracked_per_cpu;
@@ -115,6 +117,9 @@ class PollStep {
   // go), as read just before its deletion.
   void account_removed(const netif_rx_device_key& key,
                        const std::vector<netif_rx_counters>& per_cpu);
+
+  // Counts of no device any more (a drained block's last counts).
+  void add_removed(const std::vector<netif_rx_counters>& per_cpu);
 
   // The removed counters an earlier exporter of the same (pinned) probe
   // kept in its map: the sum goes on from them.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <iterator>
+#include <unordered_map>
 #include <utility>
 
 #include "pipeline/cpu_list.h"
@@ -40,6 +41,11 @@ void append(std::vector<PollError>& errors, std::vector<PollError> more) {
                 std::make_move_iterator(more.end()));
 }
 
+bool counted_any_packet(const std::vector<netif_rx_counters>& per_cpu) {
+  return std::any_of(per_cpu.begin(), per_cpu.end(),
+                     [](const netif_rx_counters& c) { return c.skbs != 0; });
+}
+
 // The array slots of the devices the view knows: a device not in it yet is
 // read at the next poll (the step would not name it anyway).
 std::vector<std::uint32_t> ifindexes_of(const LinkView& links) {
@@ -69,6 +75,18 @@ Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_link
     for (const auto& error : removed.errors)
       log::warn("reading the removed counts failed: they start from zero",
                 {{"err", error.describe()}});
+  }
+  if (options_.namespaces == NamespaceMode::all && reader_.netns_blocks() > 0) {
+    netns_blocks_.emplace(reader_.netns_blocks(), reader_.netns_table_size());
+    auto table = reader_.read_netns_table();
+    if (!table.ok()) {
+      for (const auto& error : table.errors)
+        log::warn("reading the namespace table failed: every entry is emptied first",
+                  {{"err", error.describe()}});
+      // Every entry stray: emptied at the first poll, the blocks drained after.
+      table.value.assign(reader_.netns_table_size(), {1, 0, NETIF_RX_NO_BLOCK, 0});
+    }
+    netns_blocks_->adopt(table.value);
   }
   removals_->set_listener([this] {
     {
@@ -131,9 +149,11 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   links.after = host_links_();
   append(errors, read_names(*read.value));
   links.ask_kernel = kernel_link_name;
+  append(errors, drain_netns_blocks());  // into the removed counts this snapshot shows
 
   PollResult result = step_.run(std::move(*read.value), links, started);
   append(errors, apply_deletions(result.deletions));
+  append(errors, place_netns_blocks());
   append(errors, persist_removed());
   append(errors, std::exchange(result.errors, {}));
   return {std::move(result), std::move(errors)};
@@ -175,16 +195,18 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
   auto untracked = reader_.read_untracked();
   auto fallbacks = reader_.read_gso_fallbacks();
   std::vector<PollError> errors;
+  MapContents contents;
+  contents.device_counters = std::move(counters.value);
+  if (counters.ok()) append(errors, read_netns_blocks(contents));
   for (const auto* read_errors : {&counted.errors, &counters.errors, &host_slots.errors,
                                   &untracked.errors, &fallbacks.errors}) {
     append(errors, poll_errors(*read_errors, "map_read"));
   }
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   read_every_slot_ = false;
-  MapContents contents;
   contents.counted_per_cpu = std::move(counted.value);
-  contents.device_counters = std::move(counters.value);
-  contents.host_slots = std::move(host_slots.value);
+  std::move(host_slots.value.begin(), host_slots.value.end(),
+            std::back_inserter(contents.host_slots));
   contents.untracked_per_cpu = std::move(untracked.value);
   contents.gso_fallbacks = std::move(fallbacks.value);
   return {std::move(contents), {}};
@@ -195,6 +217,85 @@ std::vector<PollError> Poller::read_names(MapContents& contents) {
   auto names = reader_.read_device_names();
   contents.device_names = std::move(names.value);
   return poll_errors(names.errors, "map_read");
+}
+
+std::vector<PollError> Poller::read_netns_blocks(MapContents& contents) {
+  netns_present_.clear();
+  netns_wanted_.clear();
+  if (!netns_blocks_) return {};
+  std::vector<PollError> errors;
+  std::unordered_map<netif_rx_device_key, std::size_t, DeviceKeyHash> in_hash;
+  in_hash.reserve(contents.device_counters.size());
+  for (std::size_t i = 0; i < contents.device_counters.size(); ++i) {
+    const netif_rx_device_key& key = contents.device_counters[i].key;
+    if (key.netns_inum == options_.host_netns_inum) continue;
+    in_hash.emplace(key, i);
+    netns_present_.push_back({key.netns_inum, key.netns_salt});
+    if (key.ifindex != 0 && key.ifindex < reader_.netns_block_slots())
+      netns_wanted_.push_back({key.netns_inum, key.netns_salt});
+  }
+  for (const PlacedNetns& placed : netns_blocks_->placed()) {
+    auto slots = reader_.read_netns_block(placed);
+    append(errors, poll_errors(slots.errors, "map_read"));
+    for (auto& device : slots.value) {
+      netns_present_.push_back(placed.netns);
+      const auto found = in_hash.find(device.key);
+      if (found == in_hash.end()) {
+        contents.host_slots.push_back(std::move(device));  // a slot alone
+        continue;
+      }
+      // Counted in the hash before its namespace was placed, and since in the slot.
+      auto& summed = contents.device_counters[found->second].per_cpu;
+      for (std::size_t cpu = 0; cpu < summed.size() && cpu < device.per_cpu.size(); ++cpu) {
+        summed[cpu].skbs += device.per_cpu[cpu].skbs;
+        summed[cpu].merged_packets += device.per_cpu[cpu].merged_packets;
+        summed[cpu].bytes += device.per_cpu[cpu].bytes;
+      }
+    }
+  }
+  return errors;
+}
+
+std::vector<PollError> Poller::drain_netns_blocks() {
+  if (!netns_blocks_) return {};
+  std::vector<PollError> errors;
+  for (const std::uint32_t block : netns_blocks_->to_drain()) {
+    auto total = reader_.read_block_total(block);
+    if (!total.ok()) {
+      append(errors, poll_errors(total.errors, "map_read"));
+      continue;
+    }
+    if (counted_any_packet(total.value)) {
+      auto zeroed = reader_.zero_netns_block(block);
+      if (!zeroed.empty()) {
+        append(errors, poll_errors(zeroed, "map_delete"));
+        continue;
+      }
+      step_.add_removed(total.value);
+    }
+    netns_blocks_->drained(block);
+  }
+  return errors;
+}
+
+std::vector<PollError> Poller::place_netns_blocks() {
+  if (!netns_blocks_) return {};
+  std::vector<PollError> errors;
+  for (const NetnsTableWrite& write : netns_blocks_->plan(netns_present_, netns_wanted_)) {
+    log::debug(write.entry.netns_inum == 0 ? "retiring a namespace's block"
+                                           : "placing a namespace in a block",
+               {{"entry", write.index},
+                {"netns", write.entry.netns_inum},
+                {"netns_salt", write.entry.netns_salt},
+                {"block", write.entry.block}});
+    auto written = reader_.write_netns_entry(write);
+    if (!written.empty()) {
+      append(errors, poll_errors(written, "map_delete"));
+      continue;
+    }
+    netns_blocks_->applied(write);
+  }
+  return errors;
 }
 
 std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& deletions) {
@@ -208,6 +309,14 @@ std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& d
                                    ? reader_.delete_device(deletion.key)
                                    : reader_.delete_name(deletion.key),
                                "map_delete"));
+    if (deletion.scope != MapDeletion::Scope::device || !netns_blocks_) continue;
+    // A device of a placed namespace: its slot goes too (its counts were
+    // read with its hash entry's).
+    if (const auto block =
+            netns_blocks_->block_of({deletion.key.netns_inum, deletion.key.netns_salt})) {
+      append(errors,
+             poll_errors(reader_.zero_netns_slot(*block, deletion.key.ifindex), "map_delete"));
+    }
   }
   return errors;
 }

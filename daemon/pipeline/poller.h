@@ -21,6 +21,7 @@
 #include "pipeline/removal_queue.h"
 #include "pipeline/snapshot_store.h"
 #include "probe/map_reader.h"
+#include "probe/netns_blocks.h"
 
 namespace netif_rx {
 
@@ -97,6 +98,15 @@ class Poller {
   // The names the probe recorded, in every-namespace mode only.
   std::vector<PollError> read_names(MapContents& contents);
   std::vector<PollError> apply_deletions(const std::vector<MapDeletion>& deletions);
+  // Other namespaces' blocks (namespaces: all): adds the slots of placed
+  // namespaces to `contents` (a device's slot and hash entry summed).
+  std::vector<PollError> read_netns_blocks(MapContents& contents);
+  // Reads the last counts of the blocks retired at an earlier poll into the
+  // removed counts, zeroes and frees them.
+  std::vector<PollError> drain_netns_blocks();
+  // Retires the blocks of namespaces this poll read no entry of, and places
+  // namespaces with hash entries in free blocks (NetnsBlocks::plan).
+  std::vector<PollError> place_netns_blocks();
   // Writes the removed counters into the probe's map when they changed, so
   // that the next exporter of a pinned probe goes on from them.
   std::vector<PollError> persist_removed();
@@ -115,6 +125,11 @@ class Poller {
   PollStep step_;
   std::vector<netif_rx_counters> persisted_removed_;  // as last written to the map
   bool read_every_slot_ = true;                       // the first read: see read_maps
+  std::optional<NetnsBlocks> netns_blocks_;           // namespaces: all, with blocks
+  // Of this poll's read, for place_netns_blocks: the other namespaces that
+  // have an entry, and those with a hash entry a block would take.
+  std::vector<NetnsId> netns_present_;
+  std::vector<NetnsId> netns_wanted_;
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;

@@ -10,8 +10,13 @@ namespace {
 
 constexpr std::uint32_t kInitialBatch = 256;
 
+// The kernel's own ENOTSUPP (not EOPNOTSUPP): what a map type without batch
+// operations answers (per-CPU arrays before 5.13).
+constexpr int kKernelEnotsupp = 524;
+
 bool batch_unsupported(int error) {
-  return error == EINVAL || error == EOPNOTSUPP || error == ENOSYS;  // ENOTSUP is EOPNOTSUPP
+  return error == EINVAL || error == EOPNOTSUPP || error == ENOSYS ||  // ENOTSUP is EOPNOTSUPP
+         error == kKernelEnotsupp;
 }
 
 // The keys of a hash map, each once: get_next_key restarts from the first
@@ -230,6 +235,106 @@ std::vector<MapAccessError> MapReader::delete_name(const netif_rx_device_key& ke
   std::vector<MapAccessError> errors;
   remove_key(*maps_.device_names, key, errors);
   return errors;
+}
+
+MapRead<std::vector<netif_rx_netns_block>> MapReader::read_netns_table() {
+  MapRead<std::vector<netif_rx_netns_block>> result;
+  if (netns_blocks() == 0) return result;
+  result.value.resize(maps_.netns_table_size);
+  for (std::uint32_t index = 0; index < maps_.netns_table_size; ++index) {
+    if (const int err = maps_.netns_table->lookup(&index, &result.value[index]); err != 0) {
+      result.errors.push_back(maps_.netns_table->error("lookup_elem", err));
+      result.value.clear();
+      break;
+    }
+  }
+  return result;
+}
+
+std::vector<MapAccessError> MapReader::write_netns_entry(const NetnsTableWrite& write) {
+  if (const int err = maps_.netns_table->update(&write.index, &write.entry); err != 0)
+    return {maps_.netns_table->error("update_elem", err)};
+  return {};
+}
+
+MapRead<std::vector<netif_rx_counters>> MapReader::read_block_slots(std::uint32_t block) {
+  MapRead<std::vector<netif_rx_counters>> result;
+  const std::uint32_t slots = maps_.netns_block_slots;
+  const std::uint32_t first = block * slots;
+  result.value.resize(static_cast<std::size_t>(slots) * possible_cpus_);
+  if (block_batch_supported_) {
+    // An array's batch starts after the key it is given: the slot before.
+    std::vector<std::uint32_t> keys(slots);
+    std::uint64_t in_token = first == 0 ? 0 : first - 1;
+    std::uint64_t out_token = 0;
+    std::uint32_t count = slots;
+    const int err = maps_.netns_slots->lookup_batch(first == 0 ? nullptr : &in_token, &out_token,
+                                                    keys.data(), result.value.data(), &count);
+    if ((err == 0 || err == ENOENT) && count == slots && keys.front() == first &&
+        keys.back() == first + slots - 1)
+      return result;
+    if (err != 0 && err != ENOENT && !batch_unsupported(err)) {
+      result.errors.push_back(maps_.netns_slots->error("lookup_batch", err));
+      return result;
+    }
+    if (batch_unsupported(err)) block_batch_supported_ = false;  // one by one from now on
+  }
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    const std::uint32_t key = first + i;
+    auto* value = result.value.data() + static_cast<std::size_t>(i) * possible_cpus_;
+    if (const int err = maps_.netns_slots->lookup(&key, value); err != 0) {
+      result.errors.push_back(maps_.netns_slots->error("lookup_elem", err));
+      return result;
+    }
+  }
+  return result;
+}
+
+MapRead<std::vector<DeviceCounters>> MapReader::read_netns_block(const PlacedNetns& placed) {
+  MapRead<std::vector<DeviceCounters>> result;
+  auto slots = read_block_slots(placed.block);
+  result.errors = std::move(slots.errors);
+  if (!result.ok()) return result;
+  for (std::uint32_t ifindex = 1; ifindex < maps_.netns_block_slots; ++ifindex) {
+    const auto* first = slots.value.data() + static_cast<std::size_t>(ifindex) * possible_cpus_;
+    std::vector<netif_rx_counters> per_cpu(first, first + possible_cpus_);
+    if (!counted_any(per_cpu)) continue;
+    result.value.push_back(
+        {netif_rx_device_key{placed.netns.inum, ifindex, placed.netns.salt}, std::move(per_cpu)});
+  }
+  return result;
+}
+
+MapRead<std::vector<netif_rx_counters>> MapReader::read_block_total(std::uint32_t block) {
+  MapRead<std::vector<netif_rx_counters>> result;
+  auto slots = read_block_slots(block);
+  result.errors = std::move(slots.errors);
+  if (!result.ok()) return result;
+  result.value.resize(possible_cpus_);
+  for (std::size_t i = 0; i < slots.value.size(); ++i) {
+    netif_rx_counters& total = result.value[i % possible_cpus_];
+    total.skbs += slots.value[i].skbs;
+    total.merged_packets += slots.value[i].merged_packets;
+    total.bytes += slots.value[i].bytes;
+  }
+  return result;
+}
+
+std::vector<MapAccessError> MapReader::zero_netns_slot(std::uint32_t block, std::uint32_t ifindex) {
+  if (block >= netns_blocks() || ifindex >= maps_.netns_block_slots) return {};
+  const std::uint32_t key = block * maps_.netns_block_slots + ifindex;
+  const std::vector<netif_rx_counters> zeros(possible_cpus_);
+  if (const int err = maps_.netns_slots->update(&key, zeros.data()); err != 0)
+    return {maps_.netns_slots->error("update_elem", err)};
+  return {};
+}
+
+std::vector<MapAccessError> MapReader::zero_netns_block(std::uint32_t block) {
+  for (std::uint32_t ifindex = 0; ifindex < maps_.netns_block_slots; ++ifindex) {
+    auto errors = zero_netns_slot(block, ifindex);
+    if (!errors.empty()) return errors;
+  }
+  return {};
 }
 
 }  // namespace netif_rx

@@ -10,6 +10,7 @@
 
 #include "netif_rx.h"
 #include "probe/bpf_map.h"
+#include "probe/netns_blocks.h"
 #include "probe/probe_maps.h"
 
 // Global, beside the struct, so that argument-dependent lookup finds it.
@@ -88,16 +89,35 @@ class MapReader {
   // deletion (see bpf/netif_rx.bpf.c). Uses no mutable state of the reader:
   // safe on a copy, from another thread.
   std::vector<MapAccessError> delete_device(const netif_rx_device_key& key);
+  // Other namespaces' blocks (see NetnsBlocks): 0 blocks when the probe has
+  // none.
+  std::uint32_t netns_blocks() const { return maps_.netns_table ? maps_.netns_blocks : 0; }
+  std::uint32_t netns_block_slots() const { return maps_.netns_block_slots; }
+  std::uint32_t netns_table_size() const { return maps_.netns_table_size; }
+  // The probe's netns_table, every entry.
+  MapRead<std::vector<netif_rx_netns_block>> read_netns_table();
+  std::vector<MapAccessError> write_netns_entry(const NetnsTableWrite& write);
+  // The slots of `placed`'s block that counted packets, keyed by device.
+  MapRead<std::vector<DeviceCounters>> read_netns_block(const PlacedNetns& placed);
+  // The sum of a block's slots per CPU (a retiring block's last counts).
+  MapRead<std::vector<netif_rx_counters>> read_block_total(std::uint32_t block);
+  // Zeroes one slot (a deleted device) or every slot of a block.
+  std::vector<MapAccessError> zero_netns_slot(std::uint32_t block, std::uint32_t ifindex);
+  std::vector<MapAccessError> zero_netns_block(std::uint32_t block);
+
   // Removes only a recorded name (one whose counters entry is gone).
   std::vector<MapAccessError> delete_name(const netif_rx_device_key& key);
 
  private:
   MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
   MapRead<std::vector<netif_rx_counters>> read_total_slot(std::uint32_t slot);
+  // A block's slots, slot-major then CPU (block_slots x possible_cpus).
+  MapRead<std::vector<netif_rx_counters>> read_block_slots(std::uint32_t block);
 
   ProbeMaps maps_;
   unsigned possible_cpus_;
-  bool batch_supported_ = true;
+  bool batch_supported_ = true;        // device_counters
+  bool block_batch_supported_ = true;  // netns_slots (per-CPU arrays: 5.13 and later)
 };
 
 }  // namespace netif_rx

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "netif_rx_bpf.skel.h"
+#include "probe/netns_blocks.h"
 #include "probe/service_pin_store.h"
 #include "sys/privileges.h"
 #include "util/errno_text.h"
@@ -65,6 +66,10 @@ ProbeOptions probe_options_for(const Config& config, std::uint32_t host_netns_in
   options.host_netns_inum = host_netns_inum;
   options.count_all_namespaces = config.namespaces == NamespaceMode::all;
   options.max_devices = config.max_devices;
+  if (options.count_all_namespaces) {
+    options.netns_blocks = config.netns_blocks;
+    options.netns_block_slots = config.netns_block_slots;
+  }
   options.attach = config.attach;
   options.btf_path = std::move(btf_path);
   return options;
@@ -135,10 +140,25 @@ netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
   // Read-only data, map sizes, which twin.
   skeleton->rodata->host_netns_inum = options.host_netns_inum;
   skeleton->rodata->count_all_namespaces = options.count_all_namespaces;
+  const std::uint32_t blocks = options.netns_blocks;
+  const std::uint32_t block_slots = blocks == 0 ? 1 : options.netns_block_slots;
+  if (blocks > NETIF_RX_MAX_NETNS_BLOCKS || block_slots == 0 ||
+      block_slots > NETIF_RX_MAX_NETNS_BLOCK_SLOTS ||
+      std::uint64_t{blocks} * block_slots > NETIF_RX_MAX_NETNS_SLOTS) {
+    throw ProbeError("netns_blocks x netns_block_slots (" + std::to_string(blocks) + " x " +
+                     std::to_string(block_slots) + ") is out of range: at most " +
+                     std::to_string(NETIF_RX_MAX_NETNS_SLOTS) + " slots");
+  }
+  const std::uint32_t table_size = netns_table_size(blocks);
+  skeleton->rodata->netns_blocks = blocks;
+  skeleton->rodata->netns_block_slots = block_slots;
+  skeleton->rodata->netns_table_mask = table_size - 1;
   for (const auto& [map, entries] :
        {std::pair{skeleton->maps.device_counters, options.max_devices},
         std::pair{skeleton->maps.device_names, options.max_devices},
-        std::pair{skeleton->maps.host_counters, host_slots_for(options.max_devices)}}) {
+        std::pair{skeleton->maps.host_counters, host_slots_for(options.max_devices)},
+        std::pair{skeleton->maps.netns_table, table_size},
+        std::pair{skeleton->maps.netns_slots, blocks == 0 ? 1U : blocks * block_slots}}) {
     if (int err = bpf_map__set_max_entries(map, entries); err != 0) {
       throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
                        std::to_string(entries) + " entries failed: " + errno_text(err));
@@ -198,6 +218,9 @@ void Probe::set_common(const ProbeOptions& options, unsigned possible_cpus) {
   keep_pins_ = options.keep_pins;
   host_slots_ = host_slots_for(options.max_devices);
   host_netns_inum_ = options.host_netns_inum;
+  netns_blocks_ = options.netns_blocks;
+  netns_block_slots_ = options.netns_blocks == 0 ? 1 : options.netns_block_slots;
+  netns_table_size_ = ::netif_rx::netns_table_size(options.netns_blocks);
   possible_cpus_ = possible_cpus;
 }
 
@@ -309,6 +332,8 @@ int Probe::device_counters_fd() const { return bpf_map__fd(skeleton_->maps.devic
 int Probe::device_names_fd() const { return bpf_map__fd(skeleton_->maps.device_names); }
 int Probe::probe_totals_fd() const { return bpf_map__fd(skeleton_->maps.probe_totals); }
 int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_counters); }
+int Probe::netns_table_fd() const { return bpf_map__fd(skeleton_->maps.netns_table); }
+int Probe::netns_slots_fd() const { return bpf_map__fd(skeleton_->maps.netns_slots); }
 int Probe::program_fd() const {
   if (adopted_program_.valid()) return adopted_program_.get();
   return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf

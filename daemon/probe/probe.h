@@ -21,6 +21,10 @@ struct ProbeOptions {
   std::uint32_t host_netns_inum = 0;
   bool count_all_namespaces = false;
   std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
+  // Blocks of slots for other namespaces (count_all_namespaces only; 0:
+  // none) and the slots of each (see bpf/netif_rx.h).
+  std::uint32_t netns_blocks = 0;
+  std::uint32_t netns_block_slots = NETIF_RX_DEFAULT_NETNS_BLOCK_SLOTS;
   AttachMode attach = AttachMode::automatic;
   std::string btf_path = "/sys/kernel/btf/vmlinux";
   // A directory on a BPF filesystem where the probe is pinned, so that it
@@ -60,6 +64,8 @@ class Probe {
   int device_names_fd() const;
   int probe_totals_fd() const;
   int host_counters_fd() const;
+  int netns_table_fd() const;
+  int netns_slots_fd() const;
   int program_fd() const;
 
   const std::string& program_name() const { return program_name_; }
@@ -67,6 +73,10 @@ class Probe {
   AttachMode attach_mode() const { return attach_mode_; }
   // Slots of the own-namespace array (min(max_devices, NETIF_RX_MAX_HOST_SLOTS)).
   std::uint32_t host_slots() const { return host_slots_; }
+  // Blocks for other namespaces (0: none), slots per block, table entries.
+  std::uint32_t netns_blocks() const { return netns_blocks_; }
+  std::uint32_t netns_block_slots() const { return netns_block_slots_; }
+  std::uint32_t netns_table_size() const { return netns_table_size_; }
   // The namespace whose devices the array counts (ProbeOptions).
   std::uint32_t host_netns_inum() const { return host_netns_inum_; }
   // Slots in each per-CPU value (libbpf_num_possible_cpus()).
@@ -97,6 +107,9 @@ class Probe {
   AttachMode attach_mode_ = AttachMode::tp_btf;
   std::uint32_t host_slots_ = 0;
   std::uint32_t host_netns_inum_ = 0;
+  std::uint32_t netns_blocks_ = 0;
+  std::uint32_t netns_block_slots_ = 0;
+  std::uint32_t netns_table_size_ = 1;
   unsigned possible_cpus_ = 0;
   double attach_time_seconds_ = 0;
   bool adopted_ = false;

@@ -10,7 +10,12 @@ ProbeMaps maps_of(const Probe& probe) {
           std::make_shared<KernelBpfMap>("probe_totals", probe.probe_totals_fd()),
           std::make_shared<KernelBpfMap>("host_counters", probe.host_counters_fd()),
           probe.host_netns_inum(),
-          probe.host_slots()};
+          probe.host_slots(),
+          std::make_shared<KernelBpfMap>("netns_table", probe.netns_table_fd()),
+          std::make_shared<KernelBpfMap>("netns_slots", probe.netns_slots_fd()),
+          probe.netns_blocks(),
+          probe.netns_block_slots(),
+          probe.netns_table_size()};
 }
 
 }  // namespace netif_rx

@@ -20,6 +20,14 @@ struct ProbeMaps {
   std::shared_ptr<BpfMap> host_counters;
   std::uint32_t host_netns_inum = 0;
   std::uint32_t host_slots = 0;
+  // Other namespaces' blocks (bpf/netif_rx.h): the direct-mapped table (array
+  // of netif_rx_netns_block) and the per-CPU array of blocks x block_slots.
+  // Null, or netns_blocks 0: none.
+  std::shared_ptr<BpfMap> netns_table;
+  std::shared_ptr<BpfMap> netns_slots;
+  std::uint32_t netns_blocks = 0;
+  std::uint32_t netns_block_slots = 1;
+  std::uint32_t netns_table_size = 1;
 };
 
 // The maps of a loaded probe; valid while `probe` lives.

@@ -101,6 +101,44 @@ int fill_device_names(pid_t pid, std::uint32_t netns_inum, int most) {
   return written;
 }
 
+netif_rx_netns_block netns_table_entry(pid_t pid, std::uint32_t netns_inum) {
+  netif_rx_netns_block found{};
+  for_each_map_named(pid, "netns_table", [&](int fd, const bpf_map_info& info) {
+    if (info.value_size != sizeof(netif_rx_netns_block)) return;
+    for (std::uint32_t index = 0; index < info.max_entries; ++index) {
+      netif_rx_netns_block entry{};
+      if (bpf_map_lookup_elem(fd, &index, &entry) == 0 && entry.netns_inum == netns_inum)
+        found = entry;
+    }
+  });
+  return found;
+}
+
+std::set<std::uint32_t> netns_table_blocks(pid_t pid) {
+  std::set<std::uint32_t> blocks;
+  for_each_map_named(pid, "netns_table", [&](int fd, const bpf_map_info& info) {
+    if (info.value_size != sizeof(netif_rx_netns_block)) return;
+    for (std::uint32_t index = 0; index < info.max_entries; ++index) {
+      netif_rx_netns_block entry{};
+      if (bpf_map_lookup_elem(fd, &index, &entry) == 0 && entry.netns_inum != 0)
+        blocks.insert(entry.block);
+    }
+  });
+  return blocks;
+}
+
+std::uint64_t netns_slot_skbs(pid_t pid, std::uint32_t slot) {
+  std::uint64_t skbs = 0;
+  const int cpus = libbpf_num_possible_cpus();
+  if (cpus <= 0) return 0;
+  for_each_map_named(pid, "netns_slots", [&](int fd, const bpf_map_info&) {
+    std::vector<netif_rx_counters> values(static_cast<std::size_t>(cpus));
+    if (bpf_map_lookup_elem(fd, &slot, values.data()) != 0) return;
+    for (const auto& cpu : values) skbs += cpu.skbs;
+  });
+  return skbs;
+}
+
 std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
                                          std::uint32_t netns_inum) {
   std::vector<netif_rx_device_key> out;

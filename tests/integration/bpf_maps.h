@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,17 @@ bool put_device_name(pid_t pid, const netif_rx_device_key& key, const std::strin
 // into the `device_names` map of process `pid` until it is full or `most`
 // are written; returns how many were.
 int fill_device_names(pid_t pid, std::uint32_t netns_inum, int most);
+// The entry of the `netns_table` map of process `pid` that holds namespace
+// `netns_inum` (netns_inum 0: none holds it).
+netif_rx_netns_block netns_table_entry(pid_t pid, std::uint32_t netns_inum);
+
+// The blocks that entries of the `netns_table` map of process `pid` hold now.
+std::set<std::uint32_t> netns_table_blocks(pid_t pid);
+
+// The skbs slot `slot` of the `netns_slots` map of process `pid` counted,
+// summed over CPUs.
+std::uint64_t netns_slot_skbs(pid_t pid, std::uint32_t slot);
+
 // Keys of `keys` in namespace `netns_inum`.
 std::vector<netif_rx_device_key> keys_in(const std::vector<netif_rx_device_key>& keys,
                                          std::uint32_t netns_inum);

@@ -27,6 +27,10 @@ void print_defaults() {
   row("namespaces", std::string(to_string(c.namespaces)), "-", "-");
   row("per_cpu", c.per_cpu ? "true" : "false", "-", "-");
   row("max_devices", std::to_string(c.max_devices), "1", std::to_string(kMaxDevicesLimit));
+  row("netns_blocks", std::to_string(c.netns_blocks), "0",
+      std::to_string(NETIF_RX_MAX_NETNS_BLOCKS));
+  row("netns_block_slots", std::to_string(c.netns_block_slots), "1",
+      std::to_string(NETIF_RX_MAX_NETNS_BLOCK_SLOTS));
   row("stale_after", format_duration(c.stale_after), format_duration(kMinStaleAfter),
       format_duration(kMaxStaleAfter));
   row("attach", std::string(to_string(c.attach)), "-", "-");

@@ -49,8 +49,8 @@ std::string error_of(std::string_view text, const std::string& source = "test.ya
 }
 
 constexpr const char* kValidKeys =
-    "valid keys are attach, attribution, bpf_stats, devices, max_devices, namespaces, per_cpu, "
-    "poll_interval, stale_after";
+    "valid keys are attach, attribution, bpf_stats, devices, max_devices, namespaces, "
+    "netns_block_slots, netns_blocks, per_cpu, poll_interval, stale_after";
 
 TEST(Config, DefaultsAreDocumented) {
   const Config config;
@@ -149,6 +149,11 @@ TEST(Config, AcceptsEveryChoice) {
 TEST(Config, AcceptsTheBoundsOfEveryRange) {
   EXPECT_EQ(parse_config("max_devices: 1", "t").max_devices, 1U);
   EXPECT_EQ(parse_config("max_devices: 1048576", "t").max_devices, kMaxDevicesLimit);
+  EXPECT_EQ(parse_config("netns_blocks: 0", "t").netns_blocks, 0U);
+  EXPECT_EQ(parse_config("netns_blocks: 256\nnetns_block_slots: 4096", "t").netns_block_slots,
+            4096U);
+  EXPECT_EQ(parse_config("", "t").netns_blocks,
+            static_cast<std::uint32_t>(NETIF_RX_DEFAULT_NETNS_BLOCKS));
   EXPECT_EQ(parse_config("poll_interval: 100ms", "t").poll_interval, kMinPollInterval);
   EXPECT_EQ(parse_config("poll_interval: 1h", "t").poll_interval, kMaxPollInterval);
   EXPECT_EQ(parse_config("poll_interval: 1m30s", "t").poll_interval, milliseconds(90000));
@@ -177,6 +182,10 @@ TEST(Config, RejectsAWrongType) {
             "test.yaml:1:16: key 'poll_interval': expected a duration such as 500ms, 1s or 1m");
   EXPECT_EQ(error_of("namespaces:\n  host: true\n"),
             "test.yaml:2:3: key 'namespaces': expected a string");
+  EXPECT_NE(error_of("netns_blocks: 4096\nnetns_block_slots: 4096\n")
+                .find("netns_blocks x netns_block_slots is 16777216 slots; at most 1048576"),
+            std::string::npos);
+  EXPECT_NE(error_of("netns_block_slots: 0\n").find("netns_block_slots"), std::string::npos);
   EXPECT_EQ(error_of("max_devices: [1]\n"),
             "test.yaml:1:14: key 'max_devices': expected an integer");
   EXPECT_EQ(error_of("per_cpu: {a: b}\n"), "test.yaml:1:10: key 'per_cpu': expected true or false");
@@ -411,7 +420,8 @@ TEST(ShippedConfig, SetsEveryKey) {
   }
   EXPECT_EQ(keys,
             (std::set<std::string>{"attach", "attribution", "bpf_stats", "devices", "max_devices",
-                                   "namespaces", "per_cpu", "poll_interval", "stale_after"}));
+                                   "namespaces", "netns_block_slots", "netns_blocks", "per_cpu",
+                                   "poll_interval", "stale_after"}));
 }
 
 TEST(Config, ReadsTheAttributionKeys) {

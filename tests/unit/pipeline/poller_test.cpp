@@ -46,8 +46,10 @@ class PollerTest : public ::testing::Test {
     PollerOptions options;
     options.host_netns_inum = kHostNetns;
     poller_ = std::make_unique<Poller>(
-        MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0}, kCpus), options,
-        [] { return std::make_shared<const LinkView>(); }, store_, observer_, removals_);
+        MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0, nullptr, nullptr, 0,
+                            1, 1},
+                  kCpus),
+        options, [] { return std::make_shared<const LinkView>(); }, store_, observer_, removals_);
     poller_->set_after_success([this] { ++successes_; });
   }
 
@@ -138,7 +140,9 @@ TEST_F(PollerTest, GoesOnFromTheRemovedCountsKeptInTheMap) {
   kept[1].merged_packets = 3;
   totals_->put_array(std::uint32_t{NETIF_RX_SLOT_REMOVED}, kept);
   Poller adopted(
-      MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0}, kCpus),
+      MapReader(
+          ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0, nullptr, nullptr, 0, 1, 1},
+          kCpus),
       PollerOptions{}, [] { return std::make_shared<const LinkView>(); }, store_, observer_);
   add_host_device(kLoopbackIfindex);
   EXPECT_TRUE(adopted.poll_once());

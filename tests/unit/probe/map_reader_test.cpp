@@ -22,7 +22,8 @@ struct FakeMaps {
       "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
 
   MapReader reader() {
-    return MapReader(ProbeMaps{counters, names, untracked, nullptr, 0, 0}, kCpus);
+    return MapReader(
+        ProbeMaps{counters, names, untracked, nullptr, 0, 0, nullptr, nullptr, 0, 1, 1}, kCpus);
   }
 
   void add_device(netif_rx_device_key key, std::uint64_t packets_on_cpu1) {
@@ -188,7 +189,10 @@ struct FakeMapsWithArray : FakeMaps {
     for (std::uint32_t slot = 0; slot < 8; ++slot)
       host->put_array(slot, std::vector<netif_rx_counters>(kCpus));
   }
-  MapReader reader() { return MapReader(ProbeMaps{counters, names, untracked, host, 7, 8}, kCpus); }
+  MapReader reader() {
+    return MapReader(ProbeMaps{counters, names, untracked, host, 7, 8, nullptr, nullptr, 0, 1, 1},
+                     kCpus);
+  }
   void count_in_slot(std::uint32_t ifindex, std::uint64_t packets_on_cpu2) {
     std::vector<netif_rx_counters> values(kCpus);
     values[2] = {packets_on_cpu2, 0, 100 * packets_on_cpu2};
