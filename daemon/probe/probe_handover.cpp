@@ -49,10 +49,10 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
                            Takeover& takeover) {
   const int control_fd = bpf_map__fd(control_map_of(object));
   const bool adopted = takeover.adopted.has_value();
-  const netif_rx_control counting{
-      takeover.next_generation(),
-      adopted && takeover.active.counting_since_ns != 0 ? takeover.active.counting_since_ns
-                                                        : load_time_ns(program_fd)};
+  const netif_rx_control counting{takeover.next_generation(),
+                                  adopted && takeover.active.counting_since_ns != 0
+                                      ? takeover.active.counting_since_ns
+                                      : load_time_ns(program_fd)};
   write_control(control_fd, counting);  // the one write: the new program counts from here
   if (pins != nullptr) {
     try {

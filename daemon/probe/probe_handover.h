@@ -18,8 +18,8 @@ namespace netif_rx {
 
 // What an exporter takes over from the pins.
 struct Takeover {
-  UniqueFd control;             // the kept control map; invalid: none yet
-  netif_rx_control active{};    // its entry: the generation now counting
+  UniqueFd control;                     // the kept control map; invalid: none yet
+  netif_rx_control active{};            // its entry: the generation now counting
   std::optional<AdoptedProbe> adopted;  // the probe of this layout now counting
   // The generation of the program this exporter loads.
   std::uint64_t next_generation() const { return active.generation + 1; }
