@@ -111,7 +111,10 @@ UniqueFd ProbePins::open_control() {
   if (!control.valid()) {
     if (errno == ENOENT) return control;
     throw ProbeError("cannot open the probe's control map " + store_->control_where() + ": " +
-                     errno_text(errno) + "; it needs the privileges that loading the probe needs");
+                     errno_text(errno) +
+                     "; it needs the privileges that loading the probe needs, and a BPF map "
+                     "there (" +
+                     store_->remedy() + kCleanupHint + ")");
   }
   if (const std::string mismatch = control_map_mismatch(control.get()); !mismatch.empty()) {
     throw ProbeError("refusing the pin " + store_->control_where() + ": " + mismatch +
