@@ -198,6 +198,25 @@ class PinnedRestartTest : public ::testing::Test {
     return exporter;
   }
 
+  // A one-entry array map named `map_name` pinned at `directory`/`file`, not
+  // the probe's shape: the exporter refuses to start, naming it, and leaves it.
+  void expect_foreign_map_refused(const std::string& directory, const std::string& file,
+                                  const char* map_name) {
+    std::filesystem::create_directories(directory);
+    const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, map_name, 4, 8, 1, nullptr);
+    ASSERT_GE(fd, 0);
+    const std::string foreign = directory + "/" + file;
+    ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
+    ::close(fd);
+
+    auto exporter = start(false);
+    EXPECT_FALSE(exporter->wait_ready());
+    EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
+        << exporter->log();
+    EXPECT_TRUE(std::filesystem::exists(foreign));
+    std::filesystem::remove_all(bpffs_.pin_path());
+  }
+
   PrivateBpffs bpffs_;
 };
 
@@ -376,37 +395,13 @@ TEST_F(PinnedRestartTest, AnotherLayoutIsRemovedAndCountingStartsAfresh) {
 }
 
 TEST_F(PinnedRestartTest, ForeignPinsAreRefusedAndLeftAlone) {
-  std::filesystem::create_directories(bpffs_.layout_dir());
   // A map with one of the probe's names but not its shape.
-  const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "device_counters", 4, 8, 1, nullptr);
-  ASSERT_GE(fd, 0);
-  const std::string foreign = bpffs_.layout_dir() + "/device_counters";
-  ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
-  ::close(fd);
-
-  auto exporter = start(false);
-  EXPECT_FALSE(exporter->wait_ready());
-  EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
-      << exporter->log();
-  EXPECT_TRUE(std::filesystem::exists(foreign));
-  std::filesystem::remove_all(bpffs_.pin_path());
+  expect_foreign_map_refused(bpffs_.layout_dir(), "device_counters", "device_counters");
 }
 
 // The control map beside the layouts, of another shape: refused, left alone.
 TEST_F(PinnedRestartTest, ForeignControlMapIsRefusedAndLeftAlone) {
-  std::filesystem::create_directories(bpffs_.pin_path());
-  const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "probe_control", 4, 8, 1, nullptr);
-  ASSERT_GE(fd, 0);
-  const std::string foreign = bpffs_.pin_path() + "/control";
-  ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
-  ::close(fd);
-
-  auto exporter = start(false);
-  EXPECT_FALSE(exporter->wait_ready());
-  EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
-      << exporter->log();
-  EXPECT_TRUE(std::filesystem::exists(foreign));
-  std::filesystem::remove_all(bpffs_.pin_path());
+  expect_foreign_map_refused(bpffs_.pin_path(), "control", "probe_control");
 }
 
 }  // namespace

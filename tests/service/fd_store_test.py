@@ -149,6 +149,15 @@ def program_loaded(prog_id):
                           capture_output=True).returncode == 0
 
 
+def program_gone(prog_id):
+    """True once the program `prog_id` is unloaded (5 s at most)."""
+    for _ in range(50):
+        if prog_id is not None and not program_loaded(prog_id):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def ready(fields):
     return fields.get("READY") == "1"
 
@@ -204,14 +213,8 @@ def run():
           and all(n.endswith((".link", ".program", "rodata")) for n in replaced)
           and sorted(stored) == names and all(len(fds) == 1 for fds in stored.values()))
     new_prog = program_id(stored.get(f"probe.{layout}.program", [-1])[0])
-    gone = False
-    for _ in range(50):
-        gone = prog is not None and not program_loaded(prog)
-        if gone:
-            break
-        time.sleep(0.1)
     check(f"the counting handed over: program {prog} -> {new_prog}, the first one detached",
-          new_prog != prog and gone)
+          new_prog != prog and program_gone(prog))
     prog = new_prog
     second = scrape(socket_port)
     check("it serves the .socket unit's socket among the passed descriptors", bool(second))
@@ -243,13 +246,7 @@ def run():
         for fd in fds:
             os.close(fd)
     stored.clear()
-    detached = False
-    for _ in range(50):
-        detached = prog is not None and not program_loaded(prog)
-        if detached:
-            break
-        time.sleep(0.1)
-    check(f"the store closed, the program (id {prog}) is gone", detached)
+    check(f"the store closed, the program (id {prog}) is gone", program_gone(prog))
 
     # 4. Outside systemd the flag fails at once, saying what to do.
     pid = start("outside", base_args + [f"--web.listen-address=127.0.0.1:{free_port()}"],
