@@ -3,7 +3,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <spdlog/spdlog.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
