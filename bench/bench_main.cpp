@@ -3,7 +3,10 @@
 // one table.
 //
 //   netif_rx_bench [--rounds=N] [--packets=N] [--kernel-rounds=N]
-//                  [--scrapes=N] [Google Benchmark flags]
+//                  [--scrapes=N] [--render-only] [Google Benchmark flags]
+//
+// --render-only: the /metrics render rows alone (no BPF, no root), e.g. to
+// compare two builds of the exposition code.
 #include <bpf/bpf.h>
 #include <unistd.h>
 
@@ -40,6 +43,7 @@ struct Options {
   int packets = 4096;      // datagrams per burst
   int kernel_rounds = 31;  // rounds of the kernel-statistics phase
   int scrapes = 10000;
+  bool render_only = false;
 };
 
 int flag(const std::string& arg, const char* name, int fallback) {
@@ -61,6 +65,7 @@ Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args)
     options.packets = flag(arg, "packets", options.packets);
     options.kernel_rounds = flag(arg, "kernel-rounds", options.kernel_rounds);
     options.scrapes = flag(arg, "scrapes", options.scrapes);
+    if (arg == "--render-only") options.render_only = true;
   }
   return options;
 }
@@ -450,6 +455,19 @@ void add_statistics_rows(std::vector<Row>& rows, const WallClock& wall) {
                   "<= 5: " + verdict(share.median, 5)});
 }
 
+// Rows (4): /metrics rendered from a snapshot, as text and gzipped.
+void add_render_rows(std::vector<Row>& rows, const RenderTimes& render) {
+  for (const auto& [series, ms] : render.plain) {
+    const double limit = series == 1000 ? 1 : 100;
+    rows.push_back({"(4) /metrics render+serialize ms, " + std::to_string(series) + " series",
+                    fmt(ms, 3), "", "<= " + fmt(limit, 0) + " ms: " + verdict(ms, limit)});
+  }
+  for (const auto& [series, ms] : render.gzip) {
+    rows.push_back({"(4) /metrics render+serialize+gzip ms, " + std::to_string(series) + " series",
+                    fmt(ms, 3), "", ""});
+  }
+}
+
 // Rows (4): the exporter's own costs.
 void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int scrapes) {
   // Goals: linear in the devices, 0.5 us a device from 1,000 on.
@@ -463,15 +481,7 @@ void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int s
                         : "<= " + fmt(limit->second, limit->second < 1 ? 1 : 0) +
                               " ms: " + verdict(summary.median, limit->second)});
   }
-  for (const auto& [series, ms] : costs.render.plain) {
-    const double limit = series == 1000 ? 1 : 100;
-    rows.push_back({"(4) /metrics render+serialize ms, " + std::to_string(series) + " series",
-                    fmt(ms, 3), "", "<= " + fmt(limit, 0) + " ms: " + verdict(ms, limit)});
-  }
-  for (const auto& [series, ms] : costs.render.gzip) {
-    rows.push_back({"(4) /metrics render+serialize+gzip ms, " + std::to_string(series) + " series",
-                    fmt(ms, 3), "", ""});
-  }
+  add_render_rows(rows, costs.render);
   const ScrapeCosts& scrape = costs.scrape;
   rows.push_back({"(4) /metrics over HTTP ms, real exporter (" + std::to_string(scrape.series) +
                       " device x CPU series)",
@@ -540,6 +550,13 @@ std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, co
 int run(int argc, char** argv) {
   std::vector<char*> benchmark_args;
   const Options options = parse_options(argc, argv, benchmark_args);
+  if (options.render_only) {
+    int bench_argc = static_cast<int>(benchmark_args.size());
+    std::vector<Row> rows{{"measurement", "median", "p25 .. p75", "goal"}};
+    add_render_rows(rows, run_render_benchmarks(bench_argc, benchmark_args.data()));
+    print_table(rows);
+    return 0;
+  }
   if (::geteuid() != 0) throw std::runtime_error("the benchmark loads BPF: run it as root");
   if (sysctl_stats_on())
     std::fprintf(stderr,

@@ -1,12 +1,10 @@
 #include "render_bench.h"
 
 #include <benchmark/benchmark.h>
-#include <prometheus/text_serializer.h>
 
 #include <cstdio>
 
-#include "metrics/bpf_exposition.h"
-#include "metrics/exposition.h"
+#include "metrics/snapshot_exposition.h"
 #include "web/gzip_body.h"
 
 namespace netif_rx::bench {
@@ -33,9 +31,9 @@ void render_and_serialize(benchmark::State& state) {
   const RenderOptions options{true, false};
   std::size_t bytes = 0;
   for (auto _ : state) {
-    auto families = render_snapshot(snapshot, options);
-    for (auto& family : render_bpf_stats(snapshot.bpf)) families.push_back(std::move(family));
-    std::string text = prometheus::TextSerializer().Serialize(families);
+    // As /metrics writes the snapshot's part (web/http_handlers.cpp).
+    std::string text;
+    write_snapshot_exposition(text, snapshot, options, nullptr);
     if constexpr (kGzip) text = gzip_compress(text);
     bytes = text.size();
     benchmark::DoNotOptimize(text.data());

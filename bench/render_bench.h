@@ -1,5 +1,6 @@
-// /metrics on the pure path (snapshot -> metric families -> text), with
-// Google Benchmark, on a synthetic snapshot of N device x CPU series.
+// /metrics on the pure path (snapshot -> exposition text, as the handler
+// writes it), with Google Benchmark, on a synthetic snapshot of N device x
+// CPU series.
 #pragma once
 
 #include <map>

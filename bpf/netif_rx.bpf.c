@@ -197,13 +197,22 @@ untracked:
 	return 0;
 }
 
-/* The salt of the device's namespace (see struct netif_rx_device_key): its
- * hash_mix, 0 where the kernel has none (before 5.1). Read on the hash path
- * only: the array path of the own namespace loads nothing more. `typed`
- * (constant once inlined) picks the twin's way of reading: direct access
- * (tp_btf) or probe reads (classic tracepoint). */
+/* The salt of the device's namespace (see struct netif_rx_device_key): the
+ * low 32 bits of its net_cookie where the kernel assigns it at namespace
+ * setup (Linux >= 5.12; never reused within a boot), else its hash_mix
+ * (5.1-5.11), else 0. Read on the hash path only: the array path of the own
+ * namespace loads nothing more. `typed` (constant once inlined) picks the
+ * twin's way of reading: direct access (tp_btf) or probe reads (classic
+ * tracepoint). */
 static __always_inline __u32 netns_salt(struct net_device *dev, bool typed)
 {
+	/* An 8-byte integer: CO-RE matches an integer field of any size. */
+	if (bpf_core_field_exists(dev->nd_net.net->net_cookie) &&
+	    bpf_core_field_size(dev->nd_net.net->net_cookie) == 8) {
+		if (typed)
+			return (__u32)dev->nd_net.net->net_cookie;
+		return (__u32)BPF_CORE_READ(dev, nd_net.net, net_cookie);
+	}
 	if (!bpf_core_field_exists(dev->nd_net.net->hash_mix))
 		return 0;
 	if (typed)

@@ -14,10 +14,10 @@
  * probe is adopted only by an exporter of the same layout (its pins live in
  * the pin directory's subdirectory v<layout>). Bump it whenever a map, a key,
  * a value or a slot changes. */
-#define NETIF_RX_PIN_LAYOUT 2
+#define NETIF_RX_PIN_LAYOUT 3
 
 /* The control map (`probe_control`, a one-entry array): which loaded program
- * counts. Every program of every layout from 2 on counts only while
+ * counts. Every program of every layout from 3 on counts only while
  * generation equals its own (its read-only `generation`); an exporter hands
  * the counting over to its program by writing the entry once. Kept beside the
  * layout's pins, not in them (<pin directory>/control): its definition never
@@ -45,16 +45,22 @@ struct netif_rx_control {
  * The inode number alone is ambiguous over time: the kernel reuses a dead
  * namespace's number (lowest free), so a new namespace would continue a dead
  * one's entries (in Kubernetes every pod's eth0 has the same ifindex). The
- * salt tells them apart: `struct net`'s hash_mix, random bytes drawn when the
- * namespace is created (Linux >= 5.1; 0 on older kernels). Two namespaces
- * that share an inode number over time share a salt with a chance of 2^-32.
+ * salt tells them apart: the low 32 bits of `struct net`'s net_cookie where
+ * the kernel assigns it when the namespace is set up (Linux >= 5.12): a
+ * counter, never reused within a boot (it wraps after 2^32 namespace
+ * creations), and equal to the namespace's id from the NS_GET_ID ioctl
+ * (Linux >= 6.18), so user space can check which namespace a key is. Before
+ * 5.12, `struct net`'s hash_mix, random bytes drawn when the namespace is
+ * created (Linux >= 5.1; 0 on older kernels): two namespaces that share an
+ * inode number over time share it with a chance of 2^-32. Layout 2: the
+ * salt was hash_mix on every kernel in layout 1.
  * The exporter's own namespace outlives the probe: its salt is always 0, so
  * that its array slots and its hash entries have one key form. All u32 words:
  * the hash map hashes the key as u32 words, with no padding. */
 struct netif_rx_device_key {
 	__u32 netns_inum; /* inode number of the device's network namespace */
 	__u32 ifindex;	  /* dev->ifindex, unique only within that namespace */
-	__u32 netns_salt; /* the namespace's hash_mix; 0 for the own namespace */
+	__u32 netns_salt; /* low half of net_cookie (or hash_mix); 0 for the own namespace */
 };
 
 /* Per-CPU counters of one device (the value of the `device_counters` map and

@@ -44,6 +44,10 @@ struct ns_common {
 struct net {
 	struct ns_common ns;
 	__u32 hash_mix; /* random per namespace since Linux 5.1; absent before */
+	/* A counter's value, never reused within a boot, set when the namespace
+	 * is set up since Linux 5.12. 5.7-5.11 have an atomic64_t of that name,
+	 * assigned on first use: CO-RE finds no __u64 field there. */
+	__u64 net_cookie;
 };
 
 typedef struct {

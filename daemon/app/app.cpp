@@ -26,6 +26,7 @@
 #include "pipeline/poller.h"
 #include "probe/bpf_stats.h"
 #include "probe/bpf_stats_control.h"
+#include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "sys/privileges.h"
 #include "util/log.h"
@@ -203,6 +204,8 @@ pid_t App::start_attribution(std::shared_ptr<const std::atomic<bool>> privileges
   options.check_interval = std::min(config_.poll_interval, Milliseconds(1000));
   options.refresh_interval = config_.attribution.refresh_interval;
   options.max_namespaces = config_.attribution.max_namespaces;
+  options.salt_is_netns_id =
+      netns_salt_support(cli_.btf_path).kind == NetnsSaltSupport::Kind::net_cookie;
   attributor_ = std::make_unique<NetnsAttributor>(
       store_, owners_,
       [sources = config_.attribution, host = host_netns.value_or(0),

@@ -13,6 +13,7 @@
 #include "app/check_report.h"
 #include "config/config.h"
 #include "devices/netns.h"
+#include "owners/netns_file.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "sys/privileges.h"
@@ -101,10 +102,23 @@ CheckResult check_netns_salt(const CliOptions& cli, const Config& config) {
   }
   const NetnsSaltSupport support = netns_salt_support(cli.btf_path);
   switch (support.kind) {
-    case NetnsSaltSupport::Kind::present:
-      return {true, false, what + " (struct net has hash_mix)", ""};
+    case NetnsSaltSupport::Kind::net_cookie:
+      // NS_GET_ID (Linux 6.18) gives the same number from a namespace file.
+      return {true, false,
+              what + " (identity: inode and net_cookie, never reused within a boot; " +
+                  (open_netns_file("/proc/self/ns/net").id
+                       ? "netif_rx_netns_info checks it by NS_GET_ID)"
+                       : "netif_rx_netns_info matches by inode: NS_GET_ID needs Linux 6.18)"),
+              ""};
+    case NetnsSaltSupport::Kind::hash_mix:
+      return {true, false,
+              what +
+                  " (identity: inode and hash_mix, random: a 2^-32 chance per reuse; "
+                  "net_cookie needs Linux 5.12)",
+              ""};
     case NetnsSaltSupport::Kind::missing:
-      return {false, false, what + ": struct net has no hash_mix (Linux 5.1 or later)",
+      return {false, false,
+              what + ": struct net has neither net_cookie nor hash_mix (Linux 5.1 or later)",
               "a namespace that gets a dead namespace's inode number continues its devices' "
               "counters until they go idle for stale_after; upgrade the kernel"};
     case NetnsSaltSupport::Kind::unknown:

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "metrics/data_families.h"
 #include "metrics/metric_family.h"
 
 namespace netif_rx {
@@ -11,8 +12,8 @@ using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
 
-MetricFamily counter_family(std::string name, std::string help) {
-  return metric_family(std::move(name), std::move(help), MetricType::Counter);
+MetricFamily counter_family(const data_families::Family& family) {
+  return metric_family(std::string(family.name), std::string(family.help), MetricType::Counter);
 }
 
 // Labels in a fixed order: cpu, device, namespace, netns, pod (alphabetical,
@@ -51,12 +52,12 @@ void add_by_cpu(MetricFamily& family, const std::vector<PerCpu>& per_cpu, ValueO
 }
 
 // A packets counter by CPU (or summed), from one per-CPU vector.
-MetricFamily packets_by_cpu(std::string name, std::string help,
+MetricFamily packets_by_cpu(const data_families::Family& what,
                             const std::vector<netif_rx_counters>& per_cpu,
                             const std::vector<unsigned>& cpus,
                             const std::vector<std::string>& cpu_names,
                             const RenderOptions& options) {
-  MetricFamily family = counter_family(std::move(name), std::move(help));
+  MetricFamily family = counter_family(what);
   add_by_cpu(
       family, per_cpu, [](const netif_rx_counters& c) { return netif_rx_packets(&c); }, cpus,
       cpu_names, options);
@@ -68,11 +69,7 @@ MetricFamily gso_fallbacks(const std::vector<GsoFallbacks>& fallbacks,
                            const std::vector<unsigned>& cpus,
                            const std::vector<std::string>& cpu_names,
                            const RenderOptions& options) {
-  MetricFamily family = counter_family(
-      "netif_rx_gso_fallbacks_total",
-      "Aggregates (skbs with gso_size set) whose packets the probe could not count exactly, by "
-      "reason: gso_by_frags and unparsed_headers were counted as one packet, "
-      "headers_not_restored with exact packets but without the merged headers in bytes.");
+  MetricFamily family = counter_family(data_families::kGsoFallbacks);
   for (const GsoFallbacks& reason : fallbacks) {
     add_by_cpu(family, reason.skbs_per_cpu, [](std::uint64_t skbs) { return skbs; }, cpus,
                cpu_names, options, {{"reason", reason.reason}});
@@ -82,18 +79,9 @@ MetricFamily gso_fallbacks(const std::vector<GsoFallbacks>& fallbacks,
 
 // The three device families: packets, skbs and bytes.
 struct DeviceFamilies {
-  MetricFamily packets = counter_family(
-      "netif_rx_packets_total",
-      "Packets received by a network device (net:netif_receive_skb), by the CPU that "
-      "processed them; each packet of a GRO/LRO/GSO aggregate counted.");
-  MetricFamily skbs = counter_family(
-      "netif_rx_skbs_total",
-      "Socket buffers (one per net:netif_receive_skb event) received by a network device, by "
-      "CPU; packets / skbs is the aggregation factor.");
-  MetricFamily bytes =
-      counter_family("netif_rx_bytes_total",
-                     "Network-layer bytes of the packets received by a network device, by CPU (an "
-                     "aggregate's merged headers restored).");
+  MetricFamily packets = counter_family(data_families::kPackets);
+  MetricFamily skbs = counter_family(data_families::kSkbs);
+  MetricFamily bytes = counter_family(data_families::kBytes);
 
   void reserve(std::size_t series) {
     packets.metric.reserve(series);
@@ -107,6 +95,8 @@ struct DeviceFamilies {
   }
 };
 
+}  // namespace
+
 netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
                               const std::vector<unsigned>& cpus) {
   netif_rx_counters sum{};
@@ -118,8 +108,6 @@ netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
   }
   return sum;
 }
-
-}  // namespace
 
 std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options,
                                           const NetnsInfoTable* owners) {
@@ -156,20 +144,12 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   families.push_back(std::move(devices.packets));
   families.push_back(std::move(devices.skbs));
   families.push_back(std::move(devices.bytes));
-  families.push_back(
-      packets_by_cpu("netif_rx_untracked_packets_total",
-                     "Packets counted without a device because the probe's device map was full.",
-                     snapshot.untracked_per_cpu, snapshot.cpus, cpu_names, options));
-  families.push_back(packets_by_cpu("netif_rx_removed_packets_total",
-                                    "Packets of devices whose series are gone (deleted, namespace "
-                                    "gone, forgotten or replaced), as last read.",
-                                    snapshot.removed_per_cpu, snapshot.cpus, cpu_names, options));
-  families.push_back(packets_by_cpu(
-      "netif_rx_counted_packets_total",
-      "Every packet the probe counted, read just before the devices: at most the sum of "
-      "netif_rx_packets_total, netif_rx_untracked_packets_total and "
-      "netif_rx_removed_packets_total.",
-      snapshot.counted_per_cpu, snapshot.cpus, cpu_names, options));
+  families.push_back(packets_by_cpu(data_families::kUntracked, snapshot.untracked_per_cpu,
+                                    snapshot.cpus, cpu_names, options));
+  families.push_back(packets_by_cpu(data_families::kRemoved, snapshot.removed_per_cpu,
+                                    snapshot.cpus, cpu_names, options));
+  families.push_back(packets_by_cpu(data_families::kCounted, snapshot.counted_per_cpu,
+                                    snapshot.cpus, cpu_names, options));
   families.push_back(gso_fallbacks(snapshot.gso_fallbacks, snapshot.cpus, cpu_names, options));
   return families;
 }

@@ -1,4 +1,6 @@
-// Pure translation of a snapshot into Prometheus metric families.
+// Pure translation of a snapshot into Prometheus metric families: what
+// SnapshotCollector::Collect() returns, and the reference that the text
+// written straight from a snapshot (snapshot_text.h) is tested against.
 #pragma once
 
 #include <prometheus/metric_family.h>
@@ -17,6 +19,10 @@ struct RenderOptions {
   // table given to render_snapshot) onto the device families.
   bool owner_labels = false;
 };
+
+// A device's counters summed over `cpus` (slots beyond the vector read as 0).
+netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
+                              const std::vector<unsigned>& cpus);
 
 // netif_rx_packets_total, netif_rx_skbs_total, netif_rx_bytes_total,
 // netif_rx_untracked_packets_total, netif_rx_removed_packets_total,

@@ -1,8 +1,12 @@
 #include "metrics/netns_info_exposition.h"
 
+#include <prometheus/text_serializer.h>
+
 #include <string>
 
+#include "metrics/data_families.h"
 #include "metrics/metric_family.h"
+#include "metrics/text_format.h"
 #include "pipeline/netns_attribution.h"
 
 namespace netif_rx {
@@ -28,28 +32,26 @@ MetricLabels info_labels(const NetnsInfoEntry& entry) {
   return labels;
 }
 
-}  // namespace
-
-std::vector<MetricFamily> render_netns_info(const Snapshot& snapshot, const NetnsInfoTable& table) {
-  MetricFamily info = metric_family(
-      "netif_rx_netns_info",
-      "Who owns a network namespace, from the node's own files (kind: host, pod, container, "
-      "named, ambiguous, unknown); join on netns with group_left.",
-      MetricType::Gauge);
+// The entries to show: one per namespace of the snapshot's devices that the
+// table resolved for exactly that namespace (inode and salt). One inode under
+// two salts (a dead namespace's device not yet removed beside the new one's):
+// one series per netns label, the first's.
+std::vector<const NetnsInfoEntry*> shown_entries(const Snapshot& snapshot,
+                                                 const NetnsInfoTable& table) {
+  std::vector<const NetnsInfoEntry*> shown;
   std::uint32_t last_inum = 0;
   for (const auto& [inum, salt] : namespaces_of(snapshot)) {
-    // One inode under two salts (a dead namespace's device not yet removed
-    // beside the new one's): one series per netns label, the first's.
     if (inum == last_inum) continue;
     if (const NetnsInfoEntry* entry = table.find(inum, salt)) {
-      info.metric.push_back(gauge_sample(info_labels(*entry), 1));
+      shown.push_back(entry);
       last_inum = inum;
     }
   }
+  return shown;
+}
 
-  const AttributionCounts& counts = table.counts;
+std::vector<MetricFamily> attribution_families(const AttributionCounts& counts) {
   std::vector<MetricFamily> families;
-  families.push_back(std::move(info));
   families.push_back(single_sample_family(
       "netif_rx_exporter_netns_attribution_scans_total",
       "Scans of the node's files that resolve who owns each network namespace.",
@@ -74,6 +76,38 @@ std::vector<MetricFamily> render_netns_info(const Snapshot& snapshot, const Netn
   dropped.metric.push_back(counter_sample({{"what", "processes"}}, counts.dropped_processes));
   families.push_back(std::move(dropped));
   return families;
+}
+
+}  // namespace
+
+std::vector<MetricFamily> render_netns_info(const Snapshot& snapshot, const NetnsInfoTable& table) {
+  const data_families::Family& name = data_families::kNetnsInfo;
+  MetricFamily info =
+      metric_family(std::string(name.name), std::string(name.help), MetricType::Gauge);
+  for (const NetnsInfoEntry* entry : shown_entries(snapshot, table)) {
+    info.metric.push_back(gauge_sample(info_labels(*entry), 1));
+  }
+  std::vector<MetricFamily> families;
+  families.push_back(std::move(info));
+  for (auto& family : attribution_families(table.counts)) families.push_back(std::move(family));
+  return families;
+}
+
+void write_netns_info_text(std::string& out, const Snapshot& snapshot,
+                           const NetnsInfoTable& table) {
+  const data_families::Family& family = data_families::kNetnsInfo;
+  append_family_header(out, family.name, family.help, "gauge");
+  for (const NetnsInfoEntry* entry : shown_entries(snapshot, table)) {
+    out.append(family.name).push_back('{');
+    const char* separator = "";
+    for (const auto& label : info_labels(*entry)) {
+      out.append(separator);
+      append_label(out, label.name, label.value);
+      separator = ",";
+    }
+    out.append("} 1\n");
+  }
+  out.append(prometheus::TextSerializer().Serialize(attribution_families(table.counts)));
 }
 
 }  // namespace netif_rx

@@ -4,6 +4,7 @@
 
 #include <prometheus/metric_family.h>
 
+#include <string>
 #include <vector>
 
 #include "owners/netns_info_table.h"
@@ -16,5 +17,9 @@ namespace netif_rx {
 // labels are left out. Then the attribution's own families.
 std::vector<prometheus::MetricFamily> render_netns_info(const Snapshot& snapshot,
                                                         const NetnsInfoTable& table);
+
+// The same as text appended to `out`: netif_rx_netns_info written directly,
+// the attribution's few families through prometheus-cpp.
+void write_netns_info_text(std::string& out, const Snapshot& snapshot, const NetnsInfoTable& table);
 
 }  // namespace netif_rx

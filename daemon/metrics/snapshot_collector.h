@@ -1,19 +1,19 @@
 // The prometheus-cpp Collectable that turns the latest snapshot into metric
-// families at scrape time: no syscalls, no waiting on the poller.
+// families at scrape time: no syscalls, no waiting on the poller. /metrics
+// takes its text from write_text, written straight from the snapshot.
 #pragma once
 
 #include <prometheus/collectable.h>
 
 #include <mutex>
 
-#include "metrics/bpf_exposition.h"
-#include "metrics/exposition.h"
-#include "metrics/netns_info_exposition.h"
+#include "metrics/snapshot_exposition.h"
+#include "metrics/text_exposition.h"
 #include "pipeline/snapshot_store.h"
 
 namespace netif_rx {
 
-class SnapshotCollector final : public prometheus::Collectable {
+class SnapshotCollector final : public prometheus::Collectable, public TextExposition {
  public:
   // `owners` (optional, outliving the collector): the attribution's tables,
   // rendered as netif_rx_netns_info beside the data.
@@ -24,15 +24,13 @@ class SnapshotCollector final : public prometheus::Collectable {
   std::vector<prometheus::MetricFamily> Collect() const override {
     const auto snapshot = store_.latest();
     const auto owners = owners_ ? owners_->latest() : nullptr;
-    const RenderOptions render = options();
-    auto families = render_snapshot(*snapshot, render, owners.get());
-    for (auto& family : render_bpf_stats(snapshot->bpf)) families.push_back(std::move(family));
-    if (owners && render.netns_label) {
-      for (auto& family : render_netns_info(*snapshot, *owners)) {
-        families.push_back(std::move(family));
-      }
-    }
-    return families;
+    return snapshot_families(*snapshot, options(), owners.get());
+  }
+
+  void write_text(std::string& out) const override {
+    const auto snapshot = store_.latest();
+    const auto owners = owners_ ? owners_->latest() : nullptr;
+    write_snapshot_exposition(out, *snapshot, options(), owners.get());
   }
 
   // Configuration reload: applies from the next scrape on.

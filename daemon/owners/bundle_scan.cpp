@@ -1,14 +1,12 @@
 #include "owners/bundle_scan.h"
 
 #include <dirent.h>
-#include <linux/magic.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
 
 #include <memory>
 
 #include "owners/container_names.h"
 #include "owners/docker_container.h"
+#include "owners/netns_file.h"
 #include "owners/oci_bundle.h"
 #include "util/read_file.h"
 
@@ -19,12 +17,12 @@ namespace {
 // a bind mount, /proc/<pid>/ns/net). A path that is not one (the empty file
 // under a mount point this mount namespace does not see: a host path mounted
 // without propagation) is looked up by name among the nsfs mounts.
-std::uint32_t inode_of(const std::string& path, const std::map<std::uint32_t, std::string>& named) {
-  struct statfs fs {};
-  struct stat st {};
-  if (::statfs(path.c_str(), &fs) == 0 && fs.f_type == NSFS_MAGIC &&
-      ::stat(path.c_str(), &st) == 0) {
-    return static_cast<std::uint32_t>(st.st_ino);
+// The id of a namespace file opened goes to `ids`.
+std::uint32_t inode_of(const std::string& path, const std::map<std::uint32_t, std::string>& named,
+                       NetnsIds& ids) {
+  if (const NetnsFileIdentity opened = open_netns_file(path); opened.inum != 0) {
+    ids.note(opened.inum, opened.id);
+    return opened.inum;
   }
   const auto slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -94,7 +92,7 @@ BundleScan scan_bundles(const std::vector<std::string>& roots, std::size_t max_b
       // A container of a podman pod joins its infra container's namespace
       // (through /proc/<pid>/ns/net): the infra's bundle names it.
       if (bundle->manager == "libpod" && !bundle->sandbox_id.empty()) continue;
-      const std::uint32_t inode = inode_of(bundle->netns_path, named);
+      const std::uint32_t inode = inode_of(bundle->netns_path, named, out.ids);
       if (inode == 0) {
         ++out.unreadable;
         continue;

@@ -15,12 +15,14 @@
 #include <vector>
 
 #include "owners/bundle_cache.h"
+#include "owners/netns_ids.h"
 #include "owners/netns_owner.h"
 
 namespace netif_rx {
 
 struct BundleScan {
   std::map<std::uint32_t, NetnsOwner> owners;  // by namespace inode
+  NetnsIds ids;                                // of the namespace files opened
   std::size_t bundles = 0;                     // config.json files read
   std::size_t unreadable = 0;                  // unparsable, or their namespace path not found
   std::size_t dropped = 0;                     // bundles beyond max_bundles

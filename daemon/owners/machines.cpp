@@ -3,11 +3,10 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include <array>
 #include <charconv>
 #include <memory>
 
-#include "owners/nsfs_mounts.h"
+#include "owners/netns_file.h"
 #include "util/read_file.h"
 
 namespace netif_rx {
@@ -31,12 +30,11 @@ MachineFile parse_machine_file(std::string_view text) {
 
 std::map<std::uint32_t, NetnsOwner> scan_machines(const std::string& machines_root,
                                                   const std::string& proc_root,
-                                                  std::uint32_t host_inum) {
+                                                  std::uint32_t host_inum, NetnsIds& ids) {
   std::map<std::uint32_t, NetnsOwner> out;
   std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(machines_root.c_str()), ::closedir);
   if (!dir) return out;
   std::size_t read = 0;
-  std::array<char, 64> link{};
   while (const dirent* entry = ::readdir(dir.get())) {
     const std::string_view file = entry->d_name;
     if (file.empty() || file.front() == '.' || file.rfind("unit:", 0) == 0) continue;
@@ -46,11 +44,10 @@ std::map<std::uint32_t, NetnsOwner> scan_machines(const std::string& machines_ro
     const MachineFile machine = parse_machine_file(*text);
     if (machine.name.empty() || machine.leader == 0) continue;
     const std::string path = proc_root + "/" + std::to_string(machine.leader) + "/ns/net";
-    const ssize_t length = ::readlink(path.c_str(), link.data(), link.size());
-    const std::uint32_t inode =
-        length > 0 ? parse_net_link(std::string_view(link.data(), static_cast<std::size_t>(length)))
-                   : 0;
+    const NetnsFileIdentity identity = netns_link_identity(path);
+    const std::uint32_t inode = identity.inum;
     if (inode == 0 || inode == host_inum) continue;
+    ids.note(inode, identity.id);
     NetnsOwner owner;
     owner.kind = OwnerKind::container;
     owner.container = machine.name;

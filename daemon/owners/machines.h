@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "owners/netns_ids.h"
 #include "owners/netns_owner.h"
 
 namespace netif_rx {
@@ -30,9 +31,10 @@ struct MachineFile {
 MachineFile parse_machine_file(std::string_view text);
 
 // The machines of `machines_root` by their leader's namespace (at most
-// kMaxMachines files read; "unit:" links are skipped).
+// kMaxMachines files read; "unit:" links are skipped). The ids of the
+// leaders' namespace files go to `ids`.
 std::map<std::uint32_t, NetnsOwner> scan_machines(const std::string& machines_root,
                                                   const std::string& proc_root,
-                                                  std::uint32_t host_inum);
+                                                  std::uint32_t host_inum, NetnsIds& ids);
 
 }  // namespace netif_rx

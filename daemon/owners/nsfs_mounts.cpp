@@ -57,7 +57,7 @@ std::uint32_t parse_net_link(std::string_view text) {
   return value;
 }
 
-std::map<std::uint32_t, std::string> parse_nsfs_mounts(std::string_view mountinfo_text) {
+std::map<std::uint32_t, std::string> parse_nsfs_mount_points(std::string_view mountinfo_text) {
   std::map<std::uint32_t, std::string> out;
   std::size_t at = 0;
   while (at < mountinfo_text.size()) {
@@ -71,11 +71,17 @@ std::map<std::uint32_t, std::string> parse_nsfs_mounts(std::string_view mountinf
     if (line.size() < 5 || dash + 1 >= line.size() || line[dash + 1] != "nsfs") continue;
     const std::uint32_t inode = parse_net_link(line[3]);
     if (inode == 0) continue;
-    const std::string mount_point = unescape(line[4]);
+    out.emplace(inode, unescape(line[4]));
+  }
+  return out;
+}
+
+std::map<std::uint32_t, std::string> parse_nsfs_mounts(std::string_view mountinfo_text) {
+  std::map<std::uint32_t, std::string> out;
+  for (auto& [inode, mount_point] : parse_nsfs_mount_points(mountinfo_text)) {
     const auto slash = mount_point.rfind('/');
     std::string name = slash == std::string::npos ? mount_point : mount_point.substr(slash + 1);
-    if (name.empty()) continue;
-    out.emplace(inode, std::move(name));
+    if (!name.empty()) out.emplace(inode, std::move(name));
   }
   return out;
 }

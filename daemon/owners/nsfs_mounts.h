@@ -15,6 +15,9 @@ namespace netif_rx {
 // inode wins). Lines that are not nsfs mounts of network namespaces are skipped.
 std::map<std::uint32_t, std::string> parse_nsfs_mounts(std::string_view mountinfo_text);
 
+// Namespace inode → the first nsfs mount point of it, whole (unescaped).
+std::map<std::uint32_t, std::string> parse_nsfs_mount_points(std::string_view mountinfo_text);
+
 // "net:[4026531840]" → 4026531840; 0 when the text is not that.
 std::uint32_t parse_net_link(std::string_view text);
 

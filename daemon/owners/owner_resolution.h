@@ -13,6 +13,7 @@
 #include <string>
 
 #include "owners/bundle_scan.h"
+#include "owners/netns_ids.h"
 #include "owners/netns_owner.h"
 #include "owners/pod_logs.h"
 #include "owners/process_scan.h"
@@ -27,6 +28,9 @@ struct NodeScan {
   ProcessScan processes;
   PodLogNames pod_logs;
   std::map<std::uint32_t, NetnsOwner> machines;  // systemd-machined's containers
+  // The ids of every namespace file the scan opened (Linux >= 6.18): which
+  // namespace each inode was while the scan ran.
+  NetnsIds ids;
 };
 
 NetnsOwner resolve_owner(std::uint32_t inum, const NodeScan& scan);

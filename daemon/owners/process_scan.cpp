@@ -4,11 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <memory>
 
 #include "owners/libpod_cgroup.h"
-#include "owners/nsfs_mounts.h"
+#include "owners/netns_file.h"
 #include "owners/pod_uid.h"
 #include "util/read_file.h"
 
@@ -32,7 +31,6 @@ ProcessScan scan_processes(const std::string& proc_root, std::uint32_t host_inum
   ProcessScan out;
   std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(proc_root.c_str()), ::closedir);
   if (!dir) return out;
-  std::array<char, 64> link{};
   std::string path;
   while (const dirent* entry = ::readdir(dir.get())) {
     if (!all_digits(entry->d_name)) continue;
@@ -41,15 +39,14 @@ ProcessScan scan_processes(const std::string& proc_root, std::uint32_t host_inum
       continue;
     }
     path.assign(proc_root).append("/").append(entry->d_name).append("/ns/net");
-    const ssize_t length = ::readlink(path.c_str(), link.data(), link.size());
-    const std::uint32_t inode =
-        length > 0 ? parse_net_link(std::string_view(link.data(), static_cast<std::size_t>(length)))
-                   : 0;
+    const NetnsFileIdentity identity = netns_link_identity(path);
+    const std::uint32_t inode = identity.inum;
     if (inode == 0) {
       ++out.unreadable;
       continue;
     }
     ++out.processes;
+    out.ids.note(inode, identity.id);
     if (inode == host_inum) continue;
     auto& uids = out.pod_uids[inode];
     if (uids.size() >= 2) continue;  // already ambiguous

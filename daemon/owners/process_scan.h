@@ -1,5 +1,5 @@
 // Pod UIDs by network namespace, from the processes of a proc tree:
-// /proc/<pid>/ns/net (the namespace's inode) and /proc/<pid>/cgroup (the pod
+// /proc/<pid>/ns/net (the namespace's inode and id) and /proc/<pid>/cgroup (the pod
 // UID anywhere in its paths, else a podman container's id). Bounded: at most
 // `max_processes` are read.
 #pragma once
@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "owners/netns_ids.h"
 
 namespace netif_rx {
 
@@ -21,6 +23,7 @@ struct ProcessScan {
   // Namespace inode → the distinct podman container ids of its processes
   // that belong to no pod (at most kMaxLibpodIdsPerNetns).
   std::map<std::uint32_t, std::vector<std::string>> libpod_ids;
+  NetnsIds ids;                // the namespace ids of the files read (Linux >= 6.18)
   std::size_t processes = 0;   // processes whose namespace was read
   std::size_t unreadable = 0;  // ns/net could not be read (no permission, or gone)
   std::size_t dropped = 0;     // processes beyond max_processes

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "devices/label_value.h"
+#include "owners/netns_ids.h"
 
 namespace netif_rx {
 namespace {
@@ -21,6 +22,16 @@ NetnsOwner as_labels(NetnsOwner owner) {
     *value = label(*value);
   }
   return owner;
+}
+
+// The own namespace (salt 0) outlives the exporter: its inode is never reused.
+NetnsOwner owner_of(std::uint32_t inum, std::uint32_t salt, const NodeScan& scan,
+                    bool salt_is_netns_id) {
+  if (inum != scan.host_inum &&
+      match_identity(inum, salt, scan.ids, salt_is_netns_id) == IdentityMatch::other) {
+    return NetnsOwner{};
+  }
+  return resolve_owner(inum, scan);
 }
 
 }  // namespace
@@ -43,7 +54,7 @@ bool has_new_namespace(const std::vector<std::pair<std::uint32_t, std::uint32_t>
 
 NetnsInfoTable build_info_table(
     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& namespaces, const NodeScan& scan,
-    std::size_t max_namespaces, AttributionCounts counts) {
+    std::size_t max_namespaces, AttributionCounts counts, bool salt_is_netns_id) {
   NetnsInfoTable table;
   table.counts = counts;
   table.entries.reserve(std::min(namespaces.size(), max_namespaces));
@@ -53,7 +64,7 @@ NetnsInfoTable build_info_table(
       ++table.counts.dropped_namespaces;
       continue;
     }
-    table.entries.push_back({inum, salt, as_labels(resolve_owner(inum, scan))});
+    table.entries.push_back({inum, salt, as_labels(owner_of(inum, salt, scan, salt_is_netns_id))});
   }
   return table;
 }

@@ -21,8 +21,11 @@ bool has_new_namespace(const std::vector<std::pair<std::uint32_t, std::uint32_t>
 
 // A table with an entry for each of `namespaces` (at most `max_namespaces`;
 // the others are counted in `counts.dropped_namespaces`), resolved from `scan`.
+// `salt_is_netns_id`: the probe's salts are the low halves of the namespaces'
+// ids (net_cookie); then a namespace whose inode the scan saw with another id
+// is "unknown", never given the owner of the namespace that has its inode now.
 NetnsInfoTable build_info_table(
     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& namespaces, const NodeScan& scan,
-    std::size_t max_namespaces, AttributionCounts counts);
+    std::size_t max_namespaces, AttributionCounts counts, bool salt_is_netns_id);
 
 }  // namespace netif_rx

@@ -31,7 +31,8 @@ bool NetnsAttributor::check_once() {
   counts_.dropped_processes += scan.processes.dropped;
   counts_.dropped_bundles += scan.bundles.dropped;
   counts_.dropped_pods += scan.pod_logs.dropped;
-  auto table = build_info_table(namespaces, scan, options_.max_namespaces, counts_);
+  auto table = build_info_table(namespaces, scan, options_.max_namespaces, counts_,
+                                options_.salt_is_netns_id);
   counts_.dropped_namespaces = table.counts.dropped_namespaces;
   info_.publish(std::make_shared<const NetnsInfoTable>(std::move(table)));
   resolved_ = std::move(namespaces);

@@ -29,6 +29,9 @@ struct AttributorOptions {
   Milliseconds min_interval = kAttributionMinInterval;
   Milliseconds refresh_interval{60000};
   std::size_t max_namespaces = 4096;
+  // The probe's salt is the low half of net_cookie (Linux >= 5.12), which is
+  // the namespace id NS_GET_ID gives (see build_info_table).
+  bool salt_is_netns_id = false;
 };
 
 class NetnsAttributor {

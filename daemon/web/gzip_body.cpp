@@ -17,6 +17,39 @@ constexpr int kMemoryLevel = 8;
 // times faster.
 constexpr int kLevel = 1;
 
+// The least output buffer: a small body's gzip header, blocks and trailer.
+constexpr std::size_t kFirstOutputBytes = 4096;
+
+// A deflate stream kept for the thread's next body.
+class Deflater {
+ public:
+  Deflater() {
+    if (deflateInit2(&stream_, kLevel, Z_DEFLATED, kGzipWindowBits, kMemoryLevel,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+      throw std::runtime_error("gzip: deflateInit2 failed");
+    }
+  }
+  ~Deflater() { deflateEnd(&stream_); }
+  Deflater(const Deflater&) = delete;
+  Deflater& operator=(const Deflater&) = delete;
+
+  // The stream, ready for a new gzip member. A stream that a failed deflate
+  // left unusable is made anew, so one failure never refuses every later body.
+  z_stream& reset() {
+    if (deflateReset(&stream_) == Z_OK) return stream_;
+    deflateEnd(&stream_);
+    stream_ = z_stream{};
+    if (deflateInit2(&stream_, kLevel, Z_DEFLATED, kGzipWindowBits, kMemoryLevel,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+      throw std::runtime_error("gzip: deflateReset and deflateInit2 failed");
+    }
+    return stream_;
+  }
+
+ private:
+  z_stream stream_{};
+};
+
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
@@ -77,22 +110,30 @@ bool accepts_gzip(const char* accept_encoding) {
 
 std::string gzip_compress(std::string_view text) {
   if (text.size() > UINT_MAX) throw std::runtime_error("gzip: body too large");
-  z_stream stream{};
-  if (deflateInit2(&stream, kLevel, Z_DEFLATED, kGzipWindowBits, kMemoryLevel,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
-    throw std::runtime_error("gzip: deflateInit2 failed");
-  }
-  std::string out(deflateBound(&stream, static_cast<uLong>(text.size())), '\0');
+  // One deflate state per thread (the render thread's), reset for each body:
+  // deflateInit2 would allocate and clear some 260 KiB of window and hash
+  // tables on every scrape.
+  thread_local Deflater deflater;
+  z_stream& stream = deflater.reset();
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
   stream.avail_in = static_cast<uInt>(text.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&stream, Z_FINISH);
-  const auto written = static_cast<std::size_t>(stream.total_out);
-  deflateEnd(&stream);
-  if (rc != Z_STREAM_END) throw std::runtime_error("gzip: deflate did not finish");
-  out.resize(written);
-  return out;
+  // The output grows as deflate fills it, from an eighth of the text (an
+  // exposition shrinks some 10 times), doubling when full: no buffer of the
+  // text's whole size to allocate and clear.
+  std::string out;
+  std::size_t capacity = std::max<std::size_t>(text.size() / 8, kFirstOutputBytes);
+  for (;;) {
+    const std::size_t written = out.size();
+    out.resize(capacity);
+    stream.next_out = reinterpret_cast<Bytef*>(out.data() + written);
+    const auto chunk = static_cast<uInt>(std::min<std::size_t>(capacity - written, UINT_MAX));
+    stream.avail_out = chunk;
+    const int rc = deflate(&stream, Z_FINISH);
+    out.resize(written + (chunk - stream.avail_out));
+    if (rc == Z_STREAM_END) return out;
+    if (rc != Z_OK && rc != Z_BUF_ERROR) throw std::runtime_error("gzip: deflate failed");
+    capacity *= 2;
+  }
 }
 
 }  // namespace netif_rx

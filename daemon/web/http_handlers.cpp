@@ -3,8 +3,7 @@
 #include <prometheus/text_serializer.h>
 #include <spdlog/spdlog.h>
 
-#include <sstream>
-
+#include "metrics/text_exposition.h"
 #include "util/log.h"
 #include "web/gzip_body.h"
 #include "web/web_config_watcher.h"
@@ -122,16 +121,19 @@ MetricsHandler::Response MetricsHandler::respond(mg_connection* conn, std::strin
   return {200, "text/plain; version=0.0.4; charset=utf-8", std::move(body)};
 }
 
-std::string MetricsHandler::render() const {
-  std::vector<prometheus::MetricFamily> families;
+std::string MetricsHandler::render() {
+  std::string body;
+  // Room for as much as the last scrape wrote, and some growth.
+  body.reserve(last_size_ + last_size_ / 8);
   for (const auto& collectable : collectables_) {
-    auto collected = collectable->Collect();
-    families.insert(families.end(), std::make_move_iterator(collected.begin()),
-                    std::make_move_iterator(collected.end()));
+    if (const auto* text = dynamic_cast<const TextExposition*>(collectable.get())) {
+      text->write_text(body);
+    } else {
+      body.append(prometheus::TextSerializer().Serialize(collectable->Collect()));
+    }
   }
-  std::ostringstream body;
-  prometheus::TextSerializer().Serialize(body, families);
-  return body.str();
+  last_size_ = body.size();
+  return body;
 }
 
 }  // namespace netif_rx

@@ -69,10 +69,14 @@ class MetricsHandler final : public ReadOnlyHandler {
   Response respond(mg_connection* conn, std::string& headers) override;
 
  private:
-  std::string render() const;
+  // The text of every collectable in turn: write_text where a collectable
+  // offers it (metrics/text_exposition.h), else its families serialized.
+  // Runs on the render thread only.
+  std::string render();
 
   std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
   std::function<std::string()> unavailable_;
+  std::size_t last_size_ = 0;  // of the last rendered text; the render thread's
   RenderThread render_thread_;
 };
 

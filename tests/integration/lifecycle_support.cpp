@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "command.h"
+#include "series_query.h"
 
 namespace netif_rx::test {
 
@@ -58,6 +59,18 @@ std::uint64_t resident_bytes(pid_t pid) {
     if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
   }
   return 0;
+}
+
+void send_loopback_datagrams(const std::string& netns, int count) {
+  run_or_fail({"ip", "-n", netns, "link", "set", "lo", "up"});
+  run_or_fail(
+      {"ip", "netns", "exec", netns, "bash", "-c",
+       "for i in $(seq " + std::to_string(count) + "); do echo x > /dev/udp/127.0.0.1/9; done"});
+}
+
+double loopback_packets(const Series& series, std::uint32_t inode) {
+  return sum_where(series, "netif_rx_packets_total",
+                   {{"device", "lo"}, {"netns", std::to_string(inode)}});
 }
 
 }  // namespace netif_rx::test

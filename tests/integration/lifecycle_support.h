@@ -27,6 +27,14 @@ std::map<std::string, int> links_of(const std::string& netns);
 std::uint64_t link_statistic(const std::string& netns, const std::string& link,
                              const std::string& counter);
 
+// `count` UDP datagrams to a closed port on the loopback of namespace
+// /run/netns/<netns> (brought up first): each draws an ICMP error back over
+// it, so its counter reaches 2 * count.
+void send_loopback_datagrams(const std::string& netns, int count);
+
+// The packets of device lo in namespace `inode` (netns label), summed.
+double loopback_packets(const Series& series, std::uint32_t inode);
+
 // VmRSS of a process, in bytes.
 std::uint64_t resident_bytes(pid_t pid);
 

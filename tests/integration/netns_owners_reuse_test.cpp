@@ -15,7 +15,6 @@
 #include <thread>
 #include <vector>
 
-#include "command.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
 #include "series_query.h"
@@ -30,19 +29,6 @@ constexpr int kOldPackets = 3;
 constexpr int kNewPackets = 7;
 constexpr int kCycles = 6;
 const std::string kInfo = "netif_rx_netns_info";
-
-// `count` datagrams on the namespace's loopback (brought up first).
-void loopback_packets(const std::string& netns, int count) {
-  run_or_fail({"ip", "-n", netns, "link", "set", "lo", "up"});
-  run_or_fail(
-      {"ip", "netns", "exec", netns, "bash", "-c",
-       "for i in $(seq " + std::to_string(count) + "); do echo x > /dev/udp/127.0.0.1/9; done"});
-}
-
-double loopback(const Series& series, std::uint32_t inode) {
-  return sum_where(series, "netif_rx_packets_total",
-                   {{"device", "lo"}, {"netns", std::to_string(inode)}});
-}
 
 TEST(NetnsOwnersReuse, AReusedInodeIsResolvedAgainNeverShowingTheDeadOwner) {
   const std::string prefix = "owr" + std::to_string(::getpid() % 100000) + "n";
@@ -59,7 +45,7 @@ TEST(NetnsOwnersReuse, AReusedInodeIsResolvedAgainNeverShowingTheDeadOwner) {
   for (int cycle = 0; cycle < kCycles && reused.empty(); ++cycle) {
     const auto [name, got] = namespaces.add();
     ASSERT_NE(got, 0U);
-    loopback_packets(name, kOldPackets);
+    send_loopback_datagrams(name, kOldPackets);
     const Labels old_info{{"kind", "named"}, {"netns", std::to_string(got)}, {"netns_name", name}};
     const Series resolved = scrape_until(
         exporter, [&](const Series& s) { return s.count(series_key(kInfo, old_info)) == 1; },
@@ -76,7 +62,7 @@ TEST(NetnsOwnersReuse, AReusedInodeIsResolvedAgainNeverShowingTheDeadOwner) {
   std::printf("owner reuse: inode %u of %s reused by %s (%d namespaces created)\n", inode,
               dead_name.c_str(), reused.c_str(), attempts);
 
-  loopback_packets(reused, kNewPackets);
+  send_loopback_datagrams(reused, kNewPackets);
   const Labels new_info{
       {"kind", "named"}, {"netns", std::to_string(inode)}, {"netns_name", reused}};
   // Every scrape until the new owner shows: the new namespace's counter never
@@ -88,7 +74,7 @@ TEST(NetnsOwnersReuse, AReusedInodeIsResolvedAgainNeverShowingTheDeadOwner) {
   while (!resolved && std::chrono::steady_clock::now() < deadline) {
     const Series series = exporter.scrape();
     ++scrapes;
-    const bool new_counter = loopback(series, inode) >= kNewPackets;
+    const bool new_counter = loopback_packets(series, inode) >= kNewPackets;
     const bool dead_owner =
         count_where(series, kInfo, {{"netns", std::to_string(inode)}, {"netns_name", dead_name}}) >
         0;

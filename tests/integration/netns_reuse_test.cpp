@@ -2,7 +2,8 @@
 // kernel, namespaces: all. The kernel hands out the lowest free inode number,
 // so a namespace created after another one's end often gets its number; with
 // a device of the same name and the same ifindex (every pod's eth0 is 2),
-// only the namespace's salt (struct net's hash_mix) tells the two apart.
+// only the namespace's salt (the low half of struct net's net_cookie, or its
+// hash_mix before Linux 5.12) tells the two apart.
 // The test: a namespace with a veth end, a known burst, the namespace deleted;
 // new namespaces until one gets the same inode number (bounded in attempts
 // and time), the same device in it, a second known burst. The exported series

@@ -409,12 +409,14 @@ THREADS
 # port enslaved, released, enslaved again, its bond deleted), with this
 # kernel's bonding driver: the bond steps must run, and pass; and their
 # namespace reuse test (a dead namespace's inode number reused: this kernel's
-# namespace salt must tell the two apart).
+# namespace salt must tell the two apart); and that salt against the
+# namespace's cookie (SO_NETNS_COOKIE), which it must be where the kernel sets
+# the cookie at namespace setup (5.12+).
 integration_churn() {
   echo "--- integration tests: identity churn"
   churn_started=$(cut -d ' ' -f 1 /proc/uptime)
   /usr/local/bin/integration_tests \
-    --gtest_filter='IdentityChurnTest.*:LiveDeviceEventsTest.Bond*:NamespaceReuse.*' \
+    --gtest_filter='IdentityChurnTest.*:LiveDeviceEventsTest.Bond*:NamespaceReuse.*:NetnsIdentity.TheProbesSalt*' \
     >/tmp/churn.log 2>&1
   churn_status=$?
   cat /tmp/churn.log
@@ -422,13 +424,14 @@ integration_churn() {
   churn_line=$(grep -m 1 '^identity churn: [0-9]* rounds' /tmp/churn.log)
   if grep -q 'no bonding driver' /tmp/churn.log; then
     fail "integration churn: the bond steps were left out"
-  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 3 tests' /tmp/churn.log || [ -z "$churn_line" ]; then
+  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 4 tests' /tmp/churn.log || [ -z "$churn_line" ]; then
     fail "integration churn: exit status $churn_status: $(grep -m 1 'FAILED\|Failure' /tmp/churn.log)"
   else
-    ok "integration churn, bond and namespace reuse tests: passed"
+    ok "integration churn, bond, namespace reuse and salt identity tests: passed"
   fi
   fact churn "${churn_line:-none} (exit status $churn_status, $churn_seconds s)"
   fact netns_reuse "$(grep -m 1 '^namespace reuse: (netns' /tmp/churn.log || echo none)"
+  fact salt_identity "$(grep -m 1 '^identity: salt' /tmp/churn.log || echo none)"
   echo "integration churn: $churn_seconds s"
 }
 

@@ -85,6 +85,8 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
     echo "Churn test with a bond on $(fact "$name" kernel): $(fact "$name" churn)."
     echo
     echo "Namespace reuse on $(fact "$name" kernel): $(fact "$name" netns_reuse)."
+    echo
+    echo "The namespace salt on $(fact "$name" kernel): $(fact "$name" salt_identity)."
   done
 } >"$out/matrix.md"
 echo

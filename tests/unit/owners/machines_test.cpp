@@ -34,10 +34,12 @@ TEST(Machines, ALeadersNamespaceIsTheMachines) {
   tree.write("machines/gone", "NAME=gone\nLEADER=6161\nCLASS=container\n");  // no process
   tree.write("machines/noleader", "NAME=noleader\nCLASS=container\n");
   std::filesystem::create_symlink("web", tree.path("machines/unit:machine-web.scope"));
-  const auto owners = scan_machines(tree.path("machines"), tree.path("proc"), kHost);
+  NetnsIds ids;  // a fake tree's links are not namespace files: no id
+  const auto owners = scan_machines(tree.path("machines"), tree.path("proc"), kHost, ids);
   ASSERT_EQ(owners.size(), 1U);
   EXPECT_EQ(owners.at(4026532177), (NetnsOwner{OwnerKind::container, "", "", "", "web", ""}));
-  EXPECT_TRUE(scan_machines(tree.path("absent"), tree.path("proc"), kHost).empty());
+  EXPECT_TRUE(scan_machines(tree.path("absent"), tree.path("proc"), kHost, ids).empty());
+  EXPECT_EQ(ids.seen(4026532177), NetnsIds::Seen::none);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ TEST(NetnsAttribution, ANewSaltForAnInodeIsANewNamespace) {
 
 TEST(NetnsAttribution, TableBoundedHostAlwaysIn) {
   const NodeScan scan = named_scan({{5, "a"}, {6, "b"}});
-  const NetnsInfoTable table = build_info_table({{5, 1}, {6, 1}, {kHost, 0}}, scan, 1, {});
+  const NetnsInfoTable table = build_info_table({{5, 1}, {6, 1}, {kHost, 0}}, scan, 1, {}, false);
   ASSERT_EQ(table.entries.size(), 2U);
   EXPECT_EQ(table.entries[0].owner.netns_name, "a");
   EXPECT_EQ(table.entries[1].owner.kind, OwnerKind::host);
@@ -49,10 +49,64 @@ TEST(NetnsAttribution, TableBoundedHostAlwaysIn) {
 
 TEST(NetnsAttribution, LabelValuesAreValidUtf8AndBounded) {
   const NodeScan scan = named_scan({{5, std::string("bad\xff") + std::string(400, 'x')}});
-  const NetnsInfoTable table = build_info_table({{5, 1}}, scan, 10, {});
+  const NetnsInfoTable table = build_info_table({{5, 1}}, scan, 10, {}, false);
   const std::string& name = table.entries[0].owner.netns_name;
   EXPECT_EQ(name.substr(0, 6), "bad\xEF\xBF\xBD");
   EXPECT_LE(name.size(), 256U);
+}
+
+// Namespace 9 had id 0x100000007 (salt 7) and died; the scan opened a file of
+// inode 9 again: another namespace, which is "web".
+TEST(NetnsAttribution, AnIdOfAnotherNamespaceIsNeverItsOwner) {
+  NodeScan scan = named_scan({{9, "web"}});
+  scan.ids.note(9, 0x100000008);
+  const NetnsInfoTable table = build_info_table({{9, 7}, {9, 8}}, scan, 10, {}, true);
+  EXPECT_EQ(table.find(9, 7)->owner, NetnsOwner{});  // unknown, no labels
+  EXPECT_EQ(table.find(9, 8)->owner.kind, OwnerKind::named);
+  EXPECT_EQ(table.find(9, 8)->owner.netns_name, "web");
+}
+
+// No id to compare (the kernel has no NS_GET_ID, the salt is hash_mix, or no
+// file of the inode was opened): the inode decides, as before.
+TEST(NetnsAttribution, WithoutAnIdTheInodeDecides) {
+  NodeScan scan = named_scan({{9, "web"}});
+  EXPECT_EQ(build_info_table({{9, 7}}, scan, 10, {}, true).find(9, 7)->owner.netns_name, "web");
+  scan.ids.note(9, 8);
+  EXPECT_EQ(build_info_table({{9, 7}}, scan, 10, {}, false).find(9, 7)->owner.netns_name, "web");
+}
+
+// The own namespace's salt is 0 whatever its id: it is never checked.
+TEST(NetnsAttribution, TheOwnNamespaceIsNeverCheckedById) {
+  NodeScan scan = named_scan({});
+  scan.ids.note(kHost, 3);
+  EXPECT_EQ(build_info_table({{kHost, 0}}, scan, 10, {}, true).find(kHost, 0)->owner.kind,
+            OwnerKind::host);
+}
+
+TEST(NetnsIds, MatchById) {
+  NetnsIds ids;
+  ids.note(9, 0x500000007);
+  ids.note(9, std::nullopt);  // a file without id adds nothing
+  ids.note(0, 1);             // nor a file that was not a namespace
+  EXPECT_EQ(match_identity(9, 7, ids, true), IdentityMatch::same);
+  EXPECT_EQ(match_identity(9, 5, ids, true), IdentityMatch::other);
+  EXPECT_EQ(match_identity(10, 7, ids, true), IdentityMatch::unchecked);
+  EXPECT_EQ(match_identity(9, 5, ids, false), IdentityMatch::unchecked);
+  EXPECT_EQ(ids.seen(0), NetnsIds::Seen::none);
+}
+
+// An inode seen with two ids in one scan was reused while the scan ran: it
+// names neither namespace for sure, until the next scan.
+TEST(NetnsIds, TwoIdsForOneInodeMatchNothing) {
+  NetnsIds processes;
+  processes.note(9, 7);
+  NetnsIds bundles;
+  bundles.note(9, 8);
+  processes.merge(bundles);
+  EXPECT_EQ(processes.seen(9), NetnsIds::Seen::conflicting);
+  EXPECT_FALSE(processes.id_of(9));
+  EXPECT_EQ(match_identity(9, 7, processes, true), IdentityMatch::other);
+  EXPECT_EQ(match_identity(9, 8, processes, true), IdentityMatch::other);
 }
 
 // The attributor resolves a namespace when it appears, and again when its

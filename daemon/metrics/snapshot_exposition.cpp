@@ -1,0 +1,29 @@
+#include "metrics/snapshot_exposition.h"
+
+#include <prometheus/text_serializer.h>
+
+#include "metrics/bpf_exposition.h"
+#include "metrics/netns_info_exposition.h"
+#include "metrics/snapshot_text.h"
+
+namespace netif_rx {
+
+std::vector<prometheus::MetricFamily> snapshot_families(const Snapshot& snapshot,
+                                                        const RenderOptions& options,
+                                                        const NetnsInfoTable* owners) {
+  auto families = render_snapshot(snapshot, options, owners);
+  for (auto& family : render_bpf_stats(snapshot.bpf)) families.push_back(std::move(family));
+  if (owners && options.netns_label) {
+    for (auto& family : render_netns_info(snapshot, *owners)) families.push_back(std::move(family));
+  }
+  return families;
+}
+
+void write_snapshot_exposition(std::string& out, const Snapshot& snapshot,
+                               const RenderOptions& options, const NetnsInfoTable* owners) {
+  write_snapshot_text(out, snapshot, options, owners);
+  out.append(prometheus::TextSerializer().Serialize(render_bpf_stats(snapshot.bpf)));
+  if (owners && options.netns_label) write_netns_info_text(out, snapshot, *owners);
+}
+
+}  // namespace netif_rx
