@@ -68,7 +68,14 @@ class OurProbe final : public BenchProgram {
       bpf_map__set_max_entries(skeleton_->maps.netns_slots, kBlocks * kBlockSlots);
     }
     bpf_program__set_autoload(skeleton_->progs.netif_rx_tp, false);
+    skeleton_->rodata->generation = 1;
     if (netif_rx_bpf::load(skeleton_) != 0) throw std::runtime_error("loading the probe failed");
+    // The probe as the exporter runs it: counting once its generation is the
+    // control map's.
+    const netif_rx_control counting{1, 0};
+    const __u32 key = 0;
+    if (bpf_map_update_elem(bpf_map__fd(skeleton_->maps.probe_control), &key, &counting, 0) != 0)
+      throw std::runtime_error("writing the probe's control map failed");
   }
   ~OurProbe() override {
     link_.detach();

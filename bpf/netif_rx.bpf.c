@@ -62,6 +62,28 @@ struct arrival {
  * the branch that does not apply. */
 const volatile __u32 host_netns_inum = 0;
 const volatile bool count_all_namespaces = false;
+/* This program's generation: it counts only while the control map's entry
+ * says so (see struct netif_rx_control). */
+const volatile __u64 generation = 0;
+
+/* Layout-stable: see struct netif_rx_control. An inlined array lookup. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct netif_rx_control);
+} probe_control SEC(".maps");
+
+/* True while this program is the one that counts: an exporter attaches its
+ * program before it hands the counting over, and retires the old one after,
+ * so that exactly one counts each event. */
+static __always_inline bool counting(void)
+{
+	__u32 key = 0;
+	struct netif_rx_control *control = bpf_map_lookup_elem(&probe_control, &key);
+
+	return control && control->generation == generation;
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -497,9 +519,13 @@ static __noinline int count_measured_tp(struct sk_buff *skb, __u32 len, __u32 ne
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 {
-	struct net_device *dev = skb->dev;
-	__u32 netns_inum = dev->nd_net.net->ns.inum;
+	struct net_device *dev;
+	__u32 netns_inum;
 
+	if (!counting())
+		return 0;
+	dev = skb->dev;
+	netns_inum = dev->nd_net.net->ns.inum;
 	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
 		return count_measured_btf(skb, netns_inum, dev->ifindex, dev);
 	return count_single(skb->len, netns_inum, dev->ifindex, dev, true);
@@ -509,9 +535,13 @@ SEC("tracepoint/net/netif_receive_skb")
 int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 {
 	struct sk_buff *skb = ctx->skbaddr;
-	struct net_device *dev = BPF_CORE_READ(skb, dev);
-	__u32 netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
+	struct net_device *dev;
+	__u32 netns_inum;
 
+	if (!counting())
+		return 0;
+	dev = BPF_CORE_READ(skb, dev);
+	netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
 	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
 		return count_measured_tp(skb, ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex),
 					 dev);

@@ -14,7 +14,18 @@
  * probe is adopted only by an exporter of the same layout (its pins live in
  * the pin directory's subdirectory v<layout>). Bump it whenever a map, a key,
  * a value or a slot changes. */
-#define NETIF_RX_PIN_LAYOUT 2
+#define NETIF_RX_PIN_LAYOUT 3
+
+/* The control map (`probe_control`, a one-entry array): which loaded program
+ * counts. Every program of every layout from 3 on counts only while
+ * generation equals its own (its read-only `generation`); an exporter hands
+ * the counting over to its program by writing the entry once. Kept beside the
+ * layout's pins, not in them (<pin directory>/control): its definition never
+ * changes, whatever NETIF_RX_PIN_LAYOUT becomes. Written by the daemon only. */
+struct netif_rx_control {
+	__u64 generation;	 /* the program that counts; 0: none */
+	__u64 counting_since_ns; /* CLOCK_BOOTTIME when the counts started */
+};
 
 /* Kernel interface names are at most IFNAMSIZ bytes, NUL included. */
 #define NETIF_RX_NAME_LEN 16
@@ -141,6 +152,8 @@ NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_counters) % 8 == 0,
 		       "per-CPU values must be a multiple of 8 bytes");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_netns_block) == 16,
 		       "netns table entry is four u32 words, no padding");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_control) == 16,
+		       "the control value never changes: two u64 words");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
 		       "device name is IFNAMSIZ bytes");
 

@@ -80,6 +80,26 @@ void BpffsPinStore::keep(const std::string& name, int fd) {
   }
 }
 
+void BpffsPinStore::replace(const std::string& name, int fd) {
+  // Crash between the two: the pins are incomplete, the next exporter starts
+  // afresh and says so.
+  if (::unlink(where(name).c_str()) != 0 && errno != ENOENT)
+    throw ProbeError("removing the pin " + where(name) + " failed: " + errno_text(errno));
+  keep(name, fd);
+}
+
+UniqueFd BpffsPinStore::open_control() { return UniqueFd(bpf_obj_get(control_where().c_str())); }
+
+void BpffsPinStore::keep_control(int fd) {
+  if (bpf_obj_pin(fd, control_where().c_str()) != 0)
+    throw ProbeError("pinning " + control_where() + " failed: " + errno_text(errno));
+}
+
+void BpffsPinStore::remove_control() {
+  if (::unlink(control_where().c_str()) != 0 && errno != ENOENT)
+    log::warn("cannot remove a pin", {{"path", control_where()}, {"err", errno_text(errno)}});
+}
+
 void BpffsPinStore::remove() {
   remove_directory(directory_);
   if (list_directory(root_).empty() && ::rmdir(root_.c_str()) != 0 && errno != ENOENT)

@@ -1,6 +1,6 @@
 // Pins in a BPF filesystem: <root>/v<NETIF_RX_PIN_LAYOUT>/<name>, one file per
-// kept descriptor. The root is locked for the exporter's lifetime (PinLock);
-// pins of other layouts found under it are removed, never read.
+// kept descriptor, and the control map at <root>/control. The root is locked for the exporter's
+// lifetime (PinLock); pins of other layouts found under it are removed, never read.
 #pragma once
 
 #include <memory>
@@ -21,10 +21,15 @@ class BpffsPinStore final : public PinStore {
   std::vector<std::string> names() const override;
   UniqueFd open_fd(const std::string& name) override;
   void keep(const std::string& name, int fd) override;
+  void replace(const std::string& name, int fd) override;
+  UniqueFd open_control() override;
+  void keep_control(int fd) override;
+  void remove_control() override;
   void remove() override;
   bool managed_by_service_manager() const override { return false; }
   std::string where(const std::string& name) const override { return directory_ + "/" + name; }
   std::string where() const override { return directory_; }
+  std::string control_where() const override { return root_ + "/control"; }
   std::string remedy() const override;
 
  private:

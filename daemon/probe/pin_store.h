@@ -1,7 +1,8 @@
 // Where the descriptors of a pinned probe are kept while no exporter runs: a
 // directory on a BPF filesystem (BpffsPinStore) or systemd's
 // file-descriptor store (ServicePinStore). ProbePins checks and adopts what
-// either holds, alike.
+// either holds, alike. Beside each layout's descriptors, one of every layout:
+// the control map (probe/probe_control.h), under a name no layout changes.
 #pragma once
 
 #include <string>
@@ -22,6 +23,15 @@ class PinStore {
   virtual UniqueFd open_fd(const std::string& name) = 0;
   // Keeps `fd` under `name`. Throws ProbeError.
   virtual void keep(const std::string& name, int fd) = 0;
+  // Keeps `fd` under `name` instead of what was kept there. Throws ProbeError.
+  virtual void replace(const std::string& name, int fd) = 0;
+  // A new descriptor of the control map kept beside the layouts; invalid (and
+  // errno set) when there is none.
+  virtual UniqueFd open_control() = 0;
+  // Keeps `fd` as the control map. Throws ProbeError.
+  virtual void keep_control(int fd) = 0;
+  // Drops the control map.
+  virtual void remove_control() = 0;
   // Drops everything kept for this layout (the probe detaches once its last
   // descriptor closes).
   virtual void remove() = 0;
@@ -34,6 +44,8 @@ class PinStore {
   virtual std::string where(const std::string& name) const = 0;
   // Where this layout is kept, for messages.
   virtual std::string where() const = 0;
+  // Where the control map is kept, for messages.
+  virtual std::string control_where() const = 0;
   // How to get rid of what this exporter refuses to adopt, for messages.
   virtual std::string remedy() const = 0;
 };

@@ -3,7 +3,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <spdlog/spdlog.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,8 @@
 
 #include "netif_rx_bpf.skel.h"
 #include "probe/netns_blocks.h"
+#include "probe/probe_control.h"
+#include "probe/probe_handover.h"
 #include "probe/service_pin_store.h"
 #include "sys/privileges.h"
 #include "util/errno_text.h"
@@ -169,22 +170,6 @@ netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
   return skeleton.release();
 }
 
-// When the program `program_fd` was loaded, in seconds since the Unix epoch
-// (the kernel keeps it in boot time); 0 when unknown.
-double load_time_seconds(int program_fd) {
-  bpf_prog_info info{};
-  std::uint32_t length = sizeof(info);
-  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0 || info.load_time == 0) return 0;
-  timespec boot{};
-  timespec real{};
-  if (clock_gettime(CLOCK_BOOTTIME, &boot) != 0 || clock_gettime(CLOCK_REALTIME, &real) != 0)
-    return 0;
-  const auto seconds = [](const timespec& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
-  };
-  return seconds(real) - seconds(boot) + static_cast<double>(info.load_time) / 1e9;
-}
-
 // The programs this exporter may find attached, by the attach option.
 std::vector<std::string> adoptable_programs(AttachMode attach) {
   std::vector<std::string> names;
@@ -212,6 +197,37 @@ std::optional<ProbePins> pins_for(const ProbeOptions& options) {
   return std::nullopt;
 }
 
+// Why step 5 failed, for the message.
+std::string load_failure(const char* kind, int err) {
+  return "loading the " + std::string(kind) + " program failed: " + errno_text(err) +
+         (err == -EACCES || err == -EINVAL
+              ? "; the kernel's verifier rejected it (run with --log.level=debug for the "
+                "verifier log)"
+              : "");
+}
+
+// Why step 6 failed, for the message.
+std::string attach_failure(const char* kind, bool use_tp_btf, int err) {
+  return "attaching " + std::string(kind) + " failed: " + errno_text(err) +
+         (use_tp_btf ? "; the kernel may lack BTF-typed tracepoints (needs 5.8 or later)"
+                     : "; the classic tracepoint needs tracefs mounted at "
+                       "/sys/kernel/tracing and perf_event_open allowed");
+}
+
+// Step 3 with pins: the control map kept beside the layouts, and the pins of
+// this layout checked against an object opened and configured as for a load,
+// with the generation now counting (the pinned read-only data must match it).
+Takeover take_over(const ProbeOptions& options, ProbePins& pins) {
+  Takeover takeover;
+  takeover.control = pins.open_control();
+  if (takeover.control.valid()) takeover.active = read_control(takeover.control.get());
+  const auto destroy = [](netif_rx_bpf* opened) { netif_rx_bpf::destroy(opened); };
+  std::unique_ptr<netif_rx_bpf, decltype(destroy)> checked(open_configured(options, true), destroy);
+  checked->rodata->generation = takeover.active.generation;
+  takeover.adopted = pins.adopt(checked->obj, adoptable_programs(options.attach));
+  return takeover;
+}
+
 }  // namespace
 
 void Probe::set_common(const ProbeOptions& options, unsigned possible_cpus) {
@@ -224,43 +240,13 @@ void Probe::set_common(const ProbeOptions& options, unsigned possible_cpus) {
   possible_cpus_ = possible_cpus;
 }
 
-std::unique_ptr<Probe> Probe::adopt(const ProbeOptions& options, ProbePins& pins,
-                                    unsigned possible_cpus) {
-  // Opened and configured as for a load, so that the pins are checked against
-  // exactly what this exporter would load; never loaded.
-  std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(open_configured(options, true));
-  std::optional<AdoptedLink> adopted =
-      pins.adopt(skeleton->obj, adoptable_programs(options.attach));
-  if (!adopted) return nullptr;
-  const bool tp_btf = adopted->program_name == "netif_rx_btf";
-
-  auto probe = std::unique_ptr<Probe>(new Probe());
-  probe->skeleton_ = std::move(skeleton);
-  probe->adopted_link_ = std::move(adopted->link);
-  probe->adopted_program_ = std::move(adopted->program);
-  probe->program_name_ = adopted->program_name;
-  probe->attach_mode_ = tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
-  probe->set_common(options, possible_cpus);
-  probe->attach_time_seconds_ = load_time_seconds(probe->adopted_program_.get());
-  probe->adopted_ = true;
-  log::info("probe adopted: it goes on from the pinned counts",
-            {{"program", probe->program_name_},
-             {"path", pins.where()},
-             {"attached_at", std::to_string(probe->attach_time_seconds_)}});
-  return probe;
-}
-
 std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
   route_libbpf_logs();
   const unsigned possible_cpus = check_prerequisites(options);
 
   std::optional<ProbePins> pins = pins_for(options);
-  if (pins) {
-    if (auto probe = adopt(options, *pins, possible_cpus)) {
-      probe->pins_ = std::move(pins);
-      return probe;
-    }
-  }
+  Takeover takeover;
+  if (pins) takeover = take_over(options, *pins);
 
   std::vector<Attempt> attempts;
   if (options.attach != AttachMode::tracepoint) attempts.push_back({true});
@@ -273,6 +259,8 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
 
     // Steps 3 and 4: open, configure before load.
     std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton(open_configured(options, use_tp_btf));
+    skeleton->rodata->generation = takeover.next_generation();
+    reuse_kept_maps(skeleton->obj, takeover);
     bpf_program* program = use_tp_btf ? skeleton->progs.netif_rx_btf : skeleton->progs.netif_rx_tp;
 
     // Step 5: load (the verifier runs here).
@@ -281,24 +269,16 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
         throw ProbeError("loading the probe was refused: " + errno_text(err) + "; it " +
                          kPrivilegeHint);
       }
-      last_error = "loading the " + std::string(kind) + " program failed: " + errno_text(err) +
-                   (err == -EACCES || err == -EINVAL
-                        ? "; the kernel's verifier rejected it (run with --log.level=debug for the "
-                          "verifier log)"
-                        : "");
+      last_error = load_failure(kind, err);
       if (i + 1 < attempts.size())
         log::warn("falling back to the classic tracepoint", {{"err", last_error}});
       continue;
     }
 
-    // Step 6: attach.
+    // Step 6: attach, while the program now counting (if any) goes on.
     bpf_link* link = bpf_program__attach(program);
     if (link == nullptr) {
-      const int err = errno;
-      last_error = "attaching " + std::string(kind) + " failed: " + errno_text(err) +
-                   (use_tp_btf ? "; the kernel may lack BTF-typed tracepoints (needs 5.8 or later)"
-                               : "; the classic tracepoint needs tracefs mounted at "
-                                 "/sys/kernel/tracing and perf_event_open allowed");
+      last_error = attach_failure(kind, use_tp_btf, errno);
       if (i + 1 < attempts.size())
         log::warn("falling back to the classic tracepoint", {{"err", last_error}});
       continue;
@@ -310,7 +290,11 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
       skeleton->links.netif_rx_tp = link;
     }
 
-    if (pins) pins->pin(skeleton->obj, bpf_program__fd(program), bpf_link__fd(link));
+    // Step 7: hand the counting over to it, and keep it.
+    const bool adopted = takeover.adopted.has_value();
+    const netif_rx_control counting =
+        hand_over(pins ? &*pins : nullptr, skeleton->obj, bpf_program__fd(program),
+                  bpf_link__fd(link), takeover);
 
     auto probe = std::unique_ptr<Probe>(new Probe());
     probe->set_common(options, possible_cpus);
@@ -318,7 +302,15 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     probe->skeleton_ = std::move(skeleton);
     probe->program_name_ = bpf_program__name(program);
     probe->attach_mode_ = use_tp_btf ? AttachMode::tp_btf : AttachMode::tracepoint;
-    probe->attach_time_seconds_ = load_time_seconds(bpf_program__fd(program));
+    probe->attach_time_seconds_ = unix_seconds_of_boot_time(counting.counting_since_ns);
+    probe->adopted_ = adopted;
+    if (adopted) {
+      log::info("probe adopted: it goes on from the pinned counts",
+                {{"program", probe->program_name_},
+                 {"path", probe->pins_->where()},
+                 {"attached_at", std::to_string(probe->attach_time_seconds_)}});
+      return probe;
+    }
     log::info("probe attached", {{"program", probe->program_name_},
                                  {"attach", kind},
                                  {"max_devices", options.max_devices},
@@ -335,7 +327,6 @@ int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_co
 int Probe::netns_table_fd() const { return bpf_map__fd(skeleton_->maps.netns_table); }
 int Probe::netns_slots_fd() const { return bpf_map__fd(skeleton_->maps.netns_slots); }
 int Probe::program_fd() const {
-  if (adopted_program_.valid()) return adopted_program_.get();
   return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf
                                                             : skeleton_->progs.netif_rx_tp);
 }

@@ -50,9 +50,10 @@ void route_libbpf_logs();
 
 class Probe {
  public:
-  // Opens, configures, loads and attaches; with a pin path, adopts the
-  // probe pinned there instead when it has this layout and these settings.
-  // Throws ProbeError.
+  // Opens, configures, loads and attaches; with a pin path (or the fd
+  // store), adopts the maps pinned there when they have this layout and these
+  // settings, and hands the counting over from the pinned program to this
+  // one (probe/probe_handover.h). Throws ProbeError.
   static std::unique_ptr<Probe> load(const ProbeOptions& options);
 
   ~Probe();
@@ -81,10 +82,12 @@ class Probe {
   std::uint32_t host_netns_inum() const { return host_netns_inum_; }
   // Slots in each per-CPU value (libbpf_num_possible_cpus()).
   unsigned possible_cpus() const { return possible_cpus_; }
-  // When the program now counting was loaded and attached, in seconds since
-  // the Unix epoch: an adopted probe keeps the time of its first exporter.
+  // When the counts started (the first exporter's program was loaded and
+  // attached), in seconds since the Unix epoch: an adopted probe keeps the
+  // time of its first exporter.
   double attach_time_seconds() const { return attach_time_seconds_; }
-  // True when this probe was adopted from pins rather than attached anew.
+  // True when this probe adopted pinned maps and took the counting over from
+  // the pinned program, rather than starting from zero.
   bool adopted() const { return adopted_; }
 
  private:
@@ -94,15 +97,11 @@ class Probe {
   Probe() = default;
   // What a loaded and an adopted probe take alike from the options.
   void set_common(const ProbeOptions& options, unsigned possible_cpus);
-  static std::unique_ptr<Probe> adopt(const ProbeOptions& options, ProbePins& pins,
-                                      unsigned possible_cpus);
 
   // Destroyed last: the pins are removed (or kept) before the lock goes.
   std::optional<ProbePins> pins_;
   bool keep_pins_ = false;
   std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton_;
-  UniqueFd adopted_link_;     // the pinned link, when adopted
-  UniqueFd adopted_program_;  // the pinned link's program, when adopted
   std::string program_name_;
   AttachMode attach_mode_ = AttachMode::tp_btf;
   std::uint32_t host_slots_ = 0;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "probe/bpffs_pin_store.h"
+#include "probe/probe_control.h"
 #include "probe/probe_error.h"
 #include "probe/service_pin_store.h"
 #include "util/errno_text.h"
@@ -89,6 +90,10 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore&
   return std::nullopt;
 }
 
+bool is_control(const bpf_map* map) {
+  return std::strcmp(bpf_map__name(map), kControlMapName) == 0;
+}
+
 }  // namespace
 
 std::string pin_name(const bpf_map* map) {
@@ -101,15 +106,34 @@ ProbePins ProbePins::open(const std::string& root) { return ProbePins(BpffsPinSt
 
 ProbePins ProbePins::in_service_store() { return ProbePins(ServicePinStore::open()); }
 
-std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
-                                            const std::vector<std::string>& program_names) {
+UniqueFd ProbePins::open_control() {
+  UniqueFd control = store_->open_control();
+  if (!control.valid()) {
+    if (errno == ENOENT) return control;
+    throw ProbeError("cannot open the probe's control map " + store_->control_where() + ": " +
+                     errno_text(errno) +
+                     "; it needs the privileges that loading the probe needs, and a BPF map "
+                     "there (" +
+                     store_->remedy() + kCleanupHint + ")");
+  }
+  if (const std::string mismatch = control_map_mismatch(control.get()); !mismatch.empty()) {
+    throw ProbeError("refusing the pin " + store_->control_where() + ": " + mismatch +
+                     ", so it is not this exporter's; " + store_->remedy() + kCleanupHint);
+  }
+  return control;
+}
+
+std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
+                                             const std::vector<std::string>& program_names) {
   PinStore& store = *store_;
   const std::vector<std::string> found = store.names();
   if (found.empty()) return std::nullopt;
 
   std::set<std::string> expected{kLinkPin, kProgramPin};
   bpf_map* map = nullptr;
-  bpf_object__for_each_map(map, object) expected.insert(pin_name(map));
+  bpf_object__for_each_map(map, object) {
+    if (!is_control(map)) expected.insert(pin_name(map));
+  }
   for (const auto& name : found) {
     if (expected.count(name) == 0)
       throw foreign(store, name, "this exporter pins no such name in " + store.where());
@@ -126,9 +150,10 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
 
   // Every pin is checked before anything is reused or removed: one that is
   // not this exporter's stops the start, whatever else is there.
-  std::vector<std::pair<bpf_map*, UniqueFd>> maps;
+  std::vector<std::pair<std::string, UniqueFd>> maps;
   std::optional<std::string> differs;
   bpf_object__for_each_map(map, object) {
+    if (is_control(map)) continue;
     const std::string name = pin_name(map);
     if (!present(name)) {
       if (!differs) differs = "incomplete pins (an exporter stopped while pinning)";
@@ -141,7 +166,7 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
                        "; it needs the privileges that loading the probe needs");
     }
     if (auto why = check_map(map, fd.get(), store, name); why && !differs) differs = std::move(why);
-    maps.emplace_back(map, std::move(fd));
+    maps.emplace_back(name, std::move(fd));
   }
   if (!present(kLinkPin) || !present(kProgramPin))
     return start_fresh(differs.value_or("incomplete pins (no link or program)"));
@@ -173,16 +198,24 @@ std::optional<AdoptedLink> ProbePins::adopt(bpf_object* object,
     return start_fresh(*differs);
   }
 
-  for (auto& [adopted, fd] : maps) {
-    if (int err = bpf_map__reuse_fd(adopted, fd.get()); err != 0) {
-      throw ProbeError("reusing the pinned map " + store.where(pin_name(adopted)) +
-                       " failed: " + errno_text(err));
-    }
-  }
-  return AdoptedLink{std::move(link), std::move(program), program_name};
+  return AdoptedProbe{std::move(link), std::move(program), program_name, std::move(maps)};
 }
 
-void ProbePins::pin(bpf_object* object, int program_fd, int link_fd) {
+void ProbePins::reuse(bpf_object* object, const AdoptedProbe& adopted) {
+  bpf_map* map = nullptr;
+  bpf_object__for_each_map(map, object) {
+    if (bpf_map__is_internal(map)) continue;  // the new program's own settings
+    const std::string name = pin_name(map);
+    const auto found = std::find_if(adopted.maps.begin(), adopted.maps.end(),
+                                    [&name](const auto& pinned) { return pinned.first == name; });
+    if (found == adopted.maps.end()) continue;
+    if (int err = bpf_map__reuse_fd(map, found->second.get()); err != 0)
+      throw ProbeError("reusing the pinned map " + name + " failed: " + errno_text(err));
+  }
+}
+
+void ProbePins::pin(bpf_object* object, int program_fd, int link_fd, int control_fd,
+                    bool control_kept) {
   // A BPF link only: before Linux 5.15 the classic tracepoint is attached
   // through a perf event, whose fd no store can give back as a link (bpffs
   // refuses it; systemd's store would take it, and every next start would
@@ -199,14 +232,26 @@ void ProbePins::pin(bpf_object* object, int program_fd, int link_fd) {
   // The maps and the program first, the link last: pins without their link
   // are an incomplete pinning, replaced by the next exporter.
   try {
+    if (!control_kept) store_->keep_control(control_fd);
     bpf_map* map = nullptr;
-    bpf_object__for_each_map(map, object) store_->keep(pin_name(map), bpf_map__fd(map));
+    bpf_object__for_each_map(map, object) {
+      if (!is_control(map)) store_->keep(pin_name(map), bpf_map__fd(map));
+    }
     store_->keep(kProgramPin, program_fd);
     store_->keep(kLinkPin, link_fd);
   } catch (const ProbeError&) {
     store_->remove();
     throw;
   }
+}
+
+void ProbePins::replace(bpf_object* object, int program_fd, int link_fd) {
+  bpf_map* map = nullptr;
+  bpf_object__for_each_map(map, object) {
+    if (bpf_map__is_internal(map)) store_->replace(pin_name(map), bpf_map__fd(map));
+  }
+  store_->replace(kProgramPin, program_fd);
+  store_->replace(kLinkPin, link_fd);
 }
 
 }  // namespace netif_rx

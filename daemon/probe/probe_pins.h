@@ -1,9 +1,11 @@
 // The probe pinned, so that it outlives the exporter: its link, its program
 // and every map of its BPF object, kept in a PinStore (a BPF filesystem's
 // <pin directory>/v<NETIF_RX_PIN_LAYOUT>/, or systemd's file-descriptor store)
-// under one name per map (named after it), `program` and `link`. The next
-// exporter of the same layout adopts them and goes on from the same counts;
-// pins of another layout are never read.
+// under one name per map (named after it), `program` and `link`; the control
+// map (probe_control) beside them, outside any layout. The next exporter of
+// the same layout adopts the maps, attaches its own program and hands the
+// counting over to it (probe/probe_control.h); pins of another layout are
+// never read.
 #pragma once
 
 #include <memory>
@@ -20,12 +22,18 @@ struct bpf_map;
 
 namespace netif_rx {
 
-// The link of a pinned probe, adopted (closing its descriptor leaves the
-// probe attached: the pin keeps it).
-struct AdoptedLink {
+// The name of the control map, in the object and in the store.
+constexpr const char* kControlMapName = "probe_control";
+
+// A pinned probe, adopted: its maps to reuse and the link to retire once the
+// counting is handed over (closing its descriptor leaves the probe attached
+// while the pin keeps it).
+struct AdoptedProbe {
   UniqueFd link;
   UniqueFd program;          // the attached program
   std::string program_name;  // e.g. netif_rx_btf
+  // Every pinned map of the object but the control map, by pin name.
+  std::vector<std::pair<std::string, UniqueFd>> maps;
 };
 
 class ProbePins {
@@ -37,25 +45,43 @@ class ProbePins {
   // ProbeError.
   static ProbePins in_service_store();
 
+  // The control map kept beside the layouts, checked; invalid when there is
+  // none. Throws ProbeError for one that is not the probe's.
+  UniqueFd open_control();
+
   // The pins of this layout, checked against `object`'s maps (opened and
-  // configured, not loaded) and `program_names` (the programs this exporter
-  // may find attached). Same layout and settings: each map of `object`
-  // reuses its pinned map, and the pinned link is returned. Nothing pinned:
+  // configured, with the generation of the program now counting, not loaded)
+  // and `program_names` (the programs this exporter may find attached). Same
+  // layout and settings: the pinned maps and link are returned. Nothing pinned:
   // nullopt. Pinned with other settings (max_devices, namespaces, the
   // exporter's namespace, the attach mode) or incompletely (an exporter
   // killed while pinning): the pins are removed, the reason logged, nullopt.
   // Pins that are not this exporter's (unknown names, other map types or
   // key/value sizes, not a link): ProbeError, nothing touched.
-  std::optional<AdoptedLink> adopt(bpf_object* object,
-                                   const std::vector<std::string>& program_names);
+  std::optional<AdoptedProbe> adopt(bpf_object* object,
+                                    const std::vector<std::string>& program_names);
 
-  // Pins every map of the loaded `object`, its attached program and then
-  // `link`. On failure removes what it pinned and throws ProbeError.
-  void pin(bpf_object* object, int program_fd, int link_fd);
+  // Makes the maps of `object` (opened, not loaded) reuse the adopted ones,
+  // except the read-only data, which is the new program's own. Throws
+  // ProbeError.
+  static void reuse(bpf_object* object, const AdoptedProbe& adopted);
 
-  // Unpins everything of this layout (the probe detaches once its last
+  // Pins the control map `control_fd` unless `control_kept`, then every other
+  // map of the loaded `object`, its attached program and then `link`. On
+  // failure removes what it pinned and throws ProbeError.
+  void pin(bpf_object* object, int program_fd, int link_fd, int control_fd, bool control_kept);
+
+  // After a handover: pins the new program's own maps (its read-only data),
+  // the program and then the link in place of the adopted ones. Throws
+  // ProbeError.
+  void replace(bpf_object* object, int program_fd, int link_fd);
+
+  // Unpins everything, the control map too (the probe detaches once its last
   // descriptor closes).
-  void remove() { store_->remove(); }
+  void remove() {
+    store_->remove_control();
+    store_->remove();
+  }
 
   // True when the service manager, not the exporter, drops the pins (systemd's
   // store): a clean stop always leaves them.

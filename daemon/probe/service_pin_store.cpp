@@ -12,6 +12,8 @@ namespace {
 
 std::string layout_prefix() { return kStoredProbePrefix + pin_layout_name() + "."; }
 
+std::string control_name() { return std::string(kStoredProbePrefix) + "control"; }
+
 bool is_probe_name(const std::string& name) { return name.rfind(kStoredProbePrefix, 0) == 0; }
 
 std::vector<PassedFd> take_probe_fds() {
@@ -39,6 +41,11 @@ std::unique_ptr<ServicePinStore> ServicePinStore::open() {
   auto store = std::unique_ptr<ServicePinStore>(new ServicePinStore());
   const std::string prefix = layout_prefix();
   for (auto& passed : take_probe_fds()) {
+    if (passed.name == control_name() && !store->passed_control_.valid()) {
+      store->passed_control_ = std::move(passed.fd);
+      store->control_stored_ = true;
+      continue;
+    }
     if (passed.name.rfind(prefix, 0) != 0) {
       log::warn(
           "dropping a probe of another layout from systemd's file-descriptor store: this "
@@ -76,11 +83,38 @@ void ServicePinStore::keep(const std::string& name, int fd) {
   stored_.push_back(name);
 }
 
+void ServicePinStore::replace(const std::string& name, int fd) {
+  // Crash between the two: the store is incomplete, the next exporter starts
+  // afresh and says so.
+  remove_stored_fds(layout_prefix() + name);
+  keep(name, fd);
+}
+
+UniqueFd ServicePinStore::open_control() {
+  if (!passed_control_.valid()) errno = ENOENT;
+  return std::move(passed_control_);
+}
+
+void ServicePinStore::keep_control(int fd) {
+  try {
+    store_fd(control_name(), fd);
+  } catch (const FdStoreError& e) {
+    throw ProbeError(std::string("--bpf.fd-store: ") + e.what());
+  }
+  control_stored_ = true;
+}
+
 void ServicePinStore::remove() {
   for (const auto& [name, fd] : passed_) remove_stored_fds(layout_prefix() + name);
   for (const auto& name : stored_) remove_stored_fds(layout_prefix() + name);
   passed_.clear();
   stored_.clear();
+}
+
+void ServicePinStore::remove_control() {
+  if (control_stored_) remove_stored_fds(control_name());
+  passed_control_.reset();
+  control_stored_ = false;
 }
 
 std::string ServicePinStore::where(const std::string& name) const {
@@ -89,6 +123,10 @@ std::string ServicePinStore::where(const std::string& name) const {
 
 std::string ServicePinStore::where() const {
   return "systemd's file-descriptor store (" + layout_prefix() + "*)";
+}
+
+std::string ServicePinStore::control_where() const {
+  return "systemd's file-descriptor store (" + control_name() + ")";
 }
 
 std::string ServicePinStore::remedy() const {

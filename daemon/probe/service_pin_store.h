@@ -1,7 +1,7 @@
 // systemd's file-descriptor store as the place of a pinned probe
-// (--bpf.fd-store): each descriptor is stored as probe.v<NETIF_RX_PIN_LAYOUT>.<name>
-// and comes back with the sockets of a .socket unit in $LISTEN_FDS, told apart
-// by name. systemd keeps the store across restarts of the service's process
+// (--bpf.fd-store): each descriptor is stored as probe.v<NETIF_RX_PIN_LAYOUT>.<name>,
+// the control map as probe.control, and comes back with the sockets of a .socket unit in
+// $LISTEN_FDS, told apart by name. systemd keeps the store across restarts of the service's process
 // and closes it when the unit stops: nothing is left in bpffs.
 #pragma once
 
@@ -27,17 +27,24 @@ class ServicePinStore final : public PinStore {
   std::vector<std::string> names() const override;
   UniqueFd open_fd(const std::string& name) override;
   void keep(const std::string& name, int fd) override;
+  void replace(const std::string& name, int fd) override;
+  UniqueFd open_control() override;
+  void keep_control(int fd) override;
+  void remove_control() override;
   void remove() override;
   bool managed_by_service_manager() const override { return true; }
   std::string where(const std::string& name) const override;
   std::string where() const override;
+  std::string control_where() const override;
   std::string remedy() const override;
 
  private:
   ServicePinStore() = default;
 
   std::map<std::string, UniqueFd> passed_;  // by name without the layout's prefix
-  std::vector<std::string> stored_;         // names kept by this exporter
+  UniqueFd passed_control_;
+  bool control_stored_ = false;      // systemd holds a control map
+  std::vector<std::string> stored_;  // names kept by this exporter
 };
 
 // Drops from systemd's store every probe descriptor it passed back, when the

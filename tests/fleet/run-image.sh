@@ -111,7 +111,8 @@ expect "the exporter's logfmt log" bash -c "'${podman[0]}' --runtime runc --cgro
 if [[ -n $BPF_MOUNT ]]; then
   attached=$(awk '/^netif_rx_exporter_probe_attach_time_seconds / { print $2 }' "$work/metrics.txt")
   "${podman[@]}" stop -t 10 "$container" >/dev/null
-  expect "podman stop left the pins (--bpf.keep-pins)" bash -c 'test -e "$1"/v*/link' _ "$work/bpffs/netif_rx_exporter"
+  expect "podman stop left the pins (--bpf.keep-pins) and the control map" \
+    bash -c 'test -e "$1"/v*/link -a -e "$1"/control' _ "$work/bpffs/netif_rx_exporter"
   taskset -c 0 ip netns exec "$ns" bash -c "for _ in \$(seq 30); do echo x >/dev/udp/$host_ip/9; done"
   run[3]="netif-rx-test-$$-again"
   container=$("${podman[@]}" run "${run[@]}" "$IMAGE" "${args[@]}") || { echo "FAIL: podman run failed" >&2; exit 1; }

@@ -1,7 +1,8 @@
 // The probe pinned across restarts (--bpf.pin-path): a steady stream of
 // packets through a test veth while the exporter is stopped (keeping its
-// pins) and killed, again and again. Every packet is counted exactly once,
-// no counter ever goes down, and the probe's attach time stays. Also: the
+// pins) and killed, again and again. Each new exporter hands the counting over
+// to its own program; every packet is counted exactly once, no counter ever
+// goes down, and the probe's attach time stays. Also: the
 // single owner of a pin directory, and pins that are not the exporter's.
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
@@ -87,7 +88,8 @@ class PacketStream {
 
 // Scrapes whichever exporter serves `port` every 20 ms on a thread: the
 // longest time between two answered scrapes, and every data counter
-// (netif_rx_*, not the exporter's own netif_rx_exporter_*) that went down.
+// (netif_rx_*, not the exporter's own netif_rx_exporter_* nor the program's
+// netif_rx_bpf_*) that went down.
 class ScrapeWatch {
  public:
   ScrapeWatch()
@@ -105,8 +107,11 @@ class ScrapeWatch {
               ++scrapes_;
               for (const auto& [key, value] : series) {
                 const std::string name = metric_of(key);
+                // netif_rx_bpf_*: the kernel's statistics of the program now
+                // counting, which each restart's handover replaces.
                 if (name.rfind("netif_rx_", 0) != 0 || name.rfind("netif_rx_exporter_", 0) == 0 ||
-                    name.size() < 6 || name.compare(name.size() - 6, 6, "_total") != 0) {
+                    name.rfind("netif_rx_bpf_", 0) == 0 || name.size() < 6 ||
+                    name.compare(name.size() - 6, 6, "_total") != 0) {
                   continue;
                 }
                 const auto [previous, fresh] = highest_.emplace(key, value);
@@ -159,6 +164,14 @@ double packets_of(const Series& series, const std::string& device) {
 
 double metric(const Series& series, const std::string& name) { return sum_where(series, name, {}); }
 
+// The id of the program that counts (netif_rx_bpf_program_info's id label).
+std::string program_id(const Series& series) {
+  for (const auto& [key, value] : series) {
+    if (metric_of(key) == "netif_rx_bpf_program_info") return labels_of(key)["id"];
+  }
+  return "";
+}
+
 // Scrapes until `done` holds or 10 s pass; returns the last scrape.
 Series scrape_until(ExporterProcess& exporter, const std::function<bool(const Series&)>& done) {
   const auto deadline = Clock::now() + std::chrono::seconds(10);
@@ -185,6 +198,25 @@ class PinnedRestartTest : public ::testing::Test {
     return exporter;
   }
 
+  // A one-entry array map named `map_name` pinned at `directory`/`file`, not
+  // the probe's shape: the exporter refuses to start, naming it, and leaves it.
+  void expect_foreign_map_refused(const std::string& directory, const std::string& file,
+                                  const char* map_name) {
+    std::filesystem::create_directories(directory);
+    const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, map_name, 4, 8, 1, nullptr);
+    ASSERT_GE(fd, 0);
+    const std::string foreign = directory + "/" + file;
+    ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
+    ::close(fd);
+
+    auto exporter = start(false);
+    EXPECT_FALSE(exporter->wait_ready());
+    EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
+        << exporter->log();
+    EXPECT_TRUE(std::filesystem::exists(foreign));
+    std::filesystem::remove_all(bpffs_.pin_path());
+  }
+
   PrivateBpffs bpffs_;
 };
 
@@ -203,6 +235,8 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
       metric(exporter->scrape(), "netif_rx_exporter_probe_attach_time_seconds");
   ASSERT_GT(attach_time, 0) << exporter->log();
   EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 0);
+  std::string counting_program = program_id(exporter->scrape());
+  ASSERT_NE(counting_program, "") << exporter->log();
 
   // A device deleted before the restarts: its packets move to the removed
   // counter, which the next exporters must go on from.
@@ -250,6 +284,11 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
     process_starts.push_back(metric(series, "process_start_time_seconds"));
     EXPECT_EQ(metric(series, "netif_rx_exporter_probe_adopted"), 1);
     EXPECT_NE(exporter->log().find("probe adopted"), std::string::npos) << exporter->log();
+    // Every restart hands the counting over to the new exporter's own program.
+    const std::string new_program = program_id(series);
+    EXPECT_NE(new_program, counting_program) << "restart " << restart << "\n" << exporter->log();
+    EXPECT_NE(exporter->log().find("counting handed over"), std::string::npos) << exporter->log();
+    counting_program = new_program;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
   const long long sent = stream.stop();
@@ -281,6 +320,43 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   (void)final_series;
 
   // A clean stop without --bpf.keep-pins removes the pins: the probe detaches.
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+// The classic tracepoint's twin hands over the same way (its perf-event link
+// is a BPF link from Linux 5.15 on).
+TEST_F(PinnedRestartTest, ClassicTracepointHandsOverWithoutLoss) {
+  TestNetwork network("nrq" + std::to_string(::getpid() % 100000));
+  const std::string ns = network.add_namespace("a");
+  const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
+  const auto start_twin = [this](bool keep_pins) {
+    std::vector<std::string> flags{"--bpf.pin-path=" + bpffs_.pin_path()};
+    if (keep_pins) flags.emplace_back("--bpf.keep-pins");
+    return std::make_unique<ExporterProcess>("poll_interval: 100ms\nattach: tracepoint\n", flags,
+                                             "", with_tracefs());
+  };
+
+  auto exporter = start_twin(true);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  const std::string first_program = program_id(exporter->scrape());
+  PacketStream stream(ns, pair.a.address);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  exporter = start_twin(false);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long long sent = stream.stop();
+  scrape_until(*exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= sent; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
+  const Series settled = exporter->scrape();
+  std::printf("classic tracepoint handover: sent %lld, counted %.0f\n", sent,
+              packets_of(settled, pair.a.name));
+  EXPECT_EQ(packets_of(settled, pair.a.name), static_cast<double>(sent)) << exporter->log();
+  EXPECT_EQ(metric(settled, "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
+  EXPECT_NE(program_id(settled), first_program);
+  EXPECT_NE(exporter->log().find("counting handed over"), std::string::npos) << exporter->log();
+  EXPECT_NE(exporter->log().find("program=netif_rx_tp"), std::string::npos) << exporter->log();
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
   EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
 }
@@ -319,20 +395,13 @@ TEST_F(PinnedRestartTest, AnotherLayoutIsRemovedAndCountingStartsAfresh) {
 }
 
 TEST_F(PinnedRestartTest, ForeignPinsAreRefusedAndLeftAlone) {
-  std::filesystem::create_directories(bpffs_.layout_dir());
   // A map with one of the probe's names but not its shape.
-  const int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "device_counters", 4, 8, 1, nullptr);
-  ASSERT_GE(fd, 0);
-  const std::string foreign = bpffs_.layout_dir() + "/device_counters";
-  ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
-  ::close(fd);
+  expect_foreign_map_refused(bpffs_.layout_dir(), "device_counters", "device_counters");
+}
 
-  auto exporter = start(false);
-  EXPECT_FALSE(exporter->wait_ready());
-  EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
-      << exporter->log();
-  EXPECT_TRUE(std::filesystem::exists(foreign));
-  std::filesystem::remove_all(bpffs_.pin_path());
+// The control map beside the layouts, of another shape: refused, left alone.
+TEST_F(PinnedRestartTest, ForeignControlMapIsRefusedAndLeftAlone) {
+  expect_foreign_map_refused(bpffs_.pin_path(), "control", "probe_control");
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ on FDSTOREREMOVE=1) and starts the next exporter with them in $LISTEN_FDS and
 $LISTEN_FDNAMES, after a listening socket named as a .socket unit's, as systemd
 does. Checks: what is stored and how (FDPOLL=0, one descriptor per name), the
 adoption (adopted 1, the same attach time, no counter down, the socket served
-beside the probe's descriptors), an exporter without --bpf.fd-store dropping
+beside the probe's descriptors, the counting handed over to the new program), an exporter without --bpf.fd-store dropping
 the stored probe, the program detached once the store is closed, and the
 flag's error outside systemd. One line per check; exit 1 on any failure.
 Usage: fd_store_test.py BINARY"""
@@ -48,7 +48,10 @@ def receive(until, seconds=60):
     while time.monotonic() < deadline:
         notify.settimeout(max(0.01, deadline - time.monotonic()))
         try:
-            data, ancillary, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(16 * 4))
+            # Close-on-exec, as systemd holds them: no exporter inherits the
+            # store but through $LISTEN_FDS.
+            data, ancillary, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(16 * 4),
+                                                   socket.MSG_CMSG_CLOEXEC)
         except socket.timeout:
             return False
         fds = array.array("i")
@@ -146,6 +149,15 @@ def program_loaded(prog_id):
                           capture_output=True).returncode == 0
 
 
+def program_gone(prog_id):
+    """True once the program `prog_id` is unloaded (5 s at most)."""
+    for _ in range(50):
+        if prog_id is not None and not program_loaded(prog_id):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def ready(fields):
     return fields.get("READY") == "1"
 
@@ -164,11 +176,13 @@ def run():
     check("every descriptor stored with FDPOLL=0, one per message",
           bool(store_messages) and all(m.get("FDPOLL") == "0" and len(m["fds"]) == 1
                                        for m in store_messages))
-    layout = names[0].split(".")[1] if names else "?"
-    check(f"the link, the program and the maps stored as probe.{layout}.*",
-          all(n.startswith(f"probe.{layout}.") for n in names)
+    layout_names = [n for n in names if n != "probe.control"]
+    layout = layout_names[0].split(".")[1] if layout_names else "?"
+    check(f"the link, the program and the maps stored as probe.{layout}.*, the control map as "
+          "probe.control",
+          all(n.startswith(f"probe.{layout}.") for n in layout_names)
           and {f"probe.{layout}.link", f"probe.{layout}.program",
-               f"probe.{layout}.device_counters"} <= set(names))
+               f"probe.{layout}.device_counters", "probe.control"} <= set(names))
     # Traffic on the loopback, so that there are packet counters to carry over.
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
         for _ in range(20):
@@ -183,7 +197,8 @@ def run():
           "leaving the probe in systemd's file-descriptor store" in read_log("first"))
     prog = program_id(stored.get(f"probe.{layout}.program", [-1])[0]) if names else None
 
-    # 2. The next one gets them back after a .socket unit's socket, and adopts them.
+    # 2. The next one gets them back after a .socket unit's socket, adopts the
+    # maps and hands the counting over to its own program.
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
@@ -192,7 +207,15 @@ def run():
     passed += [(n, fd) for n in names for fd in stored[n]]
     pid = start("second", base_args + ["--web.systemd-socket"], passed)
     check("the adopting exporter says READY=1", receive(ready))
-    check("it stores nothing again", not any(m.get("FDSTORE") == "1" for m in messages))
+    replaced = sorted(m.get("FDNAME", "") for m in messages if m.get("FDSTORE") == "1")
+    check(f"it stores its own program, link and read-only data in their place ({replaced})",
+          f"probe.{layout}.link" in replaced and f"probe.{layout}.program" in replaced
+          and all(n.endswith((".link", ".program", "rodata")) for n in replaced)
+          and sorted(stored) == names and all(len(fds) == 1 for fds in stored.values()))
+    new_prog = program_id(stored.get(f"probe.{layout}.program", [-1])[0])
+    check(f"the counting handed over: program {prog} -> {new_prog}, the first one detached",
+          new_prog != prog and program_gone(prog))
+    prog = new_prog
     second = scrape(socket_port)
     check("it serves the .socket unit's socket among the passed descriptors", bool(second))
     check("it adopted the probe (adopted 1)", second.get("netif_rx_exporter_probe_adopted") == 1)
@@ -223,13 +246,7 @@ def run():
         for fd in fds:
             os.close(fd)
     stored.clear()
-    detached = False
-    for _ in range(50):
-        detached = prog is not None and not program_loaded(prog)
-        if detached:
-            break
-        time.sleep(0.1)
-    check(f"the store closed, the program (id {prog}) is gone", detached)
+    check(f"the store closed, the program (id {prog}) is gone", program_gone(prog))
 
     # 4. Outside systemd the flag fails at once, saying what to do.
     pid = start("outside", base_args + [f"--web.listen-address=127.0.0.1:{free_port()}"],

@@ -18,6 +18,8 @@ prop() { systemctl show -P "$1" "$unit"; }
 scrape() { curl -s -m 10 "http://127.0.0.1:$port/metrics"; }
 # series NAME: the value of the first series of NAME, whatever its labels.
 series() { scrape | awk -v n="$1" '$1 == n || index($1, n "{") == 1 { print $2; exit }'; }
+# program_id: the id of the program that counts (netif_rx_bpf_program_info's id label).
+program_id() { scrape | sed -n 's/^netif_rx_bpf_program_info{.*id="\([0-9]*\)".*/\1/p' | head -n 1; }
 # dpkg with its progress in /tmp/dpkg.log, shown only on failure.
 quiet_dpkg() { dpkg "$@" >>/tmp/dpkg.log 2>&1 || { tail -n 20 /tmp/dpkg.log; return 1; }; }
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
@@ -274,7 +276,8 @@ expect "upgrading restarted the service (pid $old -> $(prop MainPID))" \
 # --- counting never stops: the probe stays in systemd's file-descriptor store across restarts
 # A ping stream from a test namespace to the host's end of a veth pair while the exporter is
 # restarted in each way; after each: the device's counter equals the packets sent, no series
-# went down, the probe's attach time did not move and the exporter adopted the probe. After
+# went down, the probe's attach time did not move, the exporter adopted the probe and handed the
+# counting over to its own program (the old one is gone). After
 # systemctl stop no program of ours is loaded: the kernel's symbol table lists every BPF
 # program (bpf_prog_<tag>_<name>) while it exists.
 fs_ns="fdstore$$"
@@ -313,8 +316,10 @@ wait_restarted() { # OLD_PID: until another main process is active and ready (90
 # restart_during_stream KIND COMMAND...: runs COMMAND during the stream and checks the counts.
 restart_during_stream() {
   local kind=$1 before=$fs_counted old pinger sent counted gap down attach adopted programs
+  local old_program new_program
   shift
   old=$(prop MainPID)
+  old_program=$(program_id)
   rm -f "$fs_dir/stop" "$fs_dir/samples"
   sample_counts "$fs_dir/samples" &
   sampler=$!
@@ -349,8 +354,11 @@ restart_during_stream() {
   # The kernel keeps the load time in boot time: converted by each process, within 10 ms.
   expect "$kind: the exporter adopted the probe (adopted ${adopted:-none}), attached at ${attach:-none} as before ($fs_attach)" \
     awk -v a="${adopted:-none}" -v t="${attach:-0}" -v f="$fs_attach" 'BEGIN { d = t - f; exit !(a == "1" && d < 0.01 && d > -0.01) }'
+  new_program=$(program_id)
+  expect "$kind: the counting was handed over to the new exporter's program (id ${old_program:-none} -> ${new_program:-none})" \
+    test -n "$old_program" -a -n "$new_program" -a "$old_program" != "$new_program"
   programs=$(probe_programs)
-  expect "$kind: no program of ours loaded besides the adopted one ($programs symbols: $(paste -sd' ' "$fs_dir/programs"))" test "$programs" = "$fs_programs"
+  expect "$kind: no program of ours loaded besides the new one ($programs symbols: $(paste -sd' ' "$fs_dir/programs"))" test "$programs" = "$fs_programs"
   fs_counted=${counted:-$fs_counted}
 }
 counts_across_restarts() {

@@ -120,6 +120,21 @@ TEST_F(OpenedSkeleton, ProbeTotalsHoldsEverySlotTheDaemonReads) {
   }
 }
 
+// The control map's definition never changes (bpf/netif_rx.h): every layout's
+// exporter must find it the same.
+TEST_F(OpenedSkeleton, ControlMapMatchesTheSharedHeader) {
+  const bpf_map* map = skeleton_->maps.probe_control;
+  ASSERT_NE(map, nullptr);
+  EXPECT_STREQ(bpf_map__name(map), "probe_control");
+  EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_ARRAY);
+  EXPECT_EQ(bpf_map__key_size(map), sizeof(__u32));
+  EXPECT_EQ(bpf_map__value_size(map), sizeof(netif_rx_control));
+  EXPECT_EQ(bpf_map__value_size(map), 16U);
+  EXPECT_EQ(bpf_map__max_entries(map), 1U);
+  ASSERT_NE(skeleton_->rodata, nullptr);
+  EXPECT_EQ(skeleton_->rodata->generation, 0U);  // no program counts until the daemon says
+}
+
 // What the daemon does between open and load (see Probe::load).
 TEST_F(OpenedSkeleton, CanBeConfiguredBeforeLoad) {
   ASSERT_NE(skeleton_->rodata, nullptr);

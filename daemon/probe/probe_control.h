@@ -1,0 +1,32 @@
+// The probe's control map (struct netif_rx_control in bpf/netif_rx.h): which
+// loaded program counts, and since when the counts run. An exporter attaches
+// its own program while the old one still counts, then hands the counting
+// over in one write of the map's entry: no event is counted by neither
+// program or by both.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "netif_rx.h"
+
+namespace netif_rx {
+
+// Checks that `fd` is a control map of the shape every layout shares; returns
+// a description of what it is instead (empty: it is one).
+std::string control_map_mismatch(int fd);
+
+// The entry of the control map `fd`. Throws ProbeError.
+netif_rx_control read_control(int fd);
+
+// Writes the entry of the control map `fd` in one update: from then on only
+// the program of `control.generation` counts. Throws ProbeError.
+void write_control(int fd, const netif_rx_control& control);
+
+// CLOCK_BOOTTIME now, in nanoseconds (the clock of counting_since_ns).
+std::uint64_t boot_time_ns();
+
+// A CLOCK_BOOTTIME instant in seconds since the Unix epoch; 0 for 0.
+double unix_seconds_of_boot_time(std::uint64_t boot_ns);
+
+}  // namespace netif_rx

@@ -1,0 +1,79 @@
+#include "probe/probe_handover.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <string>
+
+#include "probe/probe_control.h"
+#include "probe/probe_error.h"
+#include "util/errno_text.h"
+#include "util/log.h"
+
+namespace netif_rx {
+namespace {
+
+bpf_map* control_map_of(bpf_object* object) {
+  bpf_map* map = bpf_object__find_map_by_name(object, kControlMapName);
+  if (map == nullptr) throw ProbeError("the BPF object has no map " + std::string(kControlMapName));
+  return map;
+}
+
+// When the counts start for a probe attached anew: its program's load time.
+std::uint64_t load_time_ns(int program_fd) {
+  bpf_prog_info info{};
+  std::uint32_t length = sizeof(info);
+  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0 || info.load_time == 0)
+    return boot_time_ns();
+  return info.load_time;
+}
+
+std::uint32_t program_id(int program_fd) {
+  bpf_prog_info info{};
+  std::uint32_t length = sizeof(info);
+  if (program_fd < 0 || bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0) return 0;
+  return info.id;
+}
+
+}  // namespace
+
+void reuse_kept_maps(bpf_object* object, const Takeover& takeover) {
+  if (takeover.control.valid()) {
+    if (int err = bpf_map__reuse_fd(control_map_of(object), takeover.control.get()); err != 0)
+      throw ProbeError("reusing the probe's control map failed: " + errno_text(err));
+  }
+  if (takeover.adopted) ProbePins::reuse(object, *takeover.adopted);
+}
+
+netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, int link_fd,
+                           Takeover& takeover) {
+  const int control_fd = bpf_map__fd(control_map_of(object));
+  const bool adopted = takeover.adopted.has_value();
+  const netif_rx_control counting{takeover.next_generation(),
+                                  adopted && takeover.active.counting_since_ns != 0
+                                      ? takeover.active.counting_since_ns
+                                      : load_time_ns(program_fd)};
+  write_control(control_fd, counting);  // the one write: the new program counts from here
+  if (pins != nullptr) {
+    try {
+      if (adopted) {
+        pins->replace(object, program_fd, link_fd);
+      } else {
+        pins->pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
+      }
+    } catch (const ProbeError&) {
+      if (adopted) write_control(control_fd, takeover.active);  // the adopted one counts again
+      throw;
+    }
+  }
+  if (adopted) {
+    log::info("counting handed over to this exporter's program; the adopted one is detached",
+              {{"from_program_id", std::to_string(program_id(takeover.adopted->program.get()))},
+               {"to_program_id", std::to_string(program_id(program_fd))},
+               {"generation", std::to_string(counting.generation)}});
+  }
+  takeover.adopted.reset();  // its link's last descriptor: it detaches
+  return counting;
+}
+
+}  // namespace netif_rx

@@ -1,0 +1,39 @@
+// Handing the counting over from the program now counting to a newly loaded
+// one, without a gap or a double count: both check the control map
+// (probe/probe_control.h); the new program is attached while the old one
+// counts, one write of the control map makes it the one that counts, and then
+// the old link is unpinned and closed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "netif_rx.h"
+#include "probe/probe_pins.h"
+#include "util/unique_fd.h"
+
+struct bpf_object;
+
+namespace netif_rx {
+
+// What an exporter takes over from the pins.
+struct Takeover {
+  UniqueFd control;                     // the kept control map; invalid: none yet
+  netif_rx_control active{};            // its entry: the generation now counting
+  std::optional<AdoptedProbe> adopted;  // the probe of this layout now counting
+  // The generation of the program this exporter loads.
+  std::uint64_t next_generation() const { return active.generation + 1; }
+};
+
+// Makes `object` (opened, not loaded) reuse the kept control map and the
+// adopted maps. Throws ProbeError.
+void reuse_kept_maps(bpf_object* object, const Takeover& takeover);
+
+// The program `program_fd` of the loaded `object` is attached by `link_fd`:
+// makes it the one that counts, then keeps it in `pins` (when given) in place
+// of the adopted one, whose link it closes. Returns the control entry written.
+// Throws ProbeError, with the adopted program counting again.
+netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, int link_fd,
+                           Takeover& takeover);
+
+}  // namespace netif_rx
