@@ -215,16 +215,21 @@ std::string attach_failure(const char* kind, bool use_tp_btf, int err) {
 }
 
 // Step 3 with pins: the control map kept beside the layouts, and the pins of
-// this layout checked against an object opened and configured as for a load,
-// with the generation now counting (the pinned read-only data must match it).
+// this layout checked against an object opened and configured as for a load
+// (the pinned read-only data must match it, but for the generation).
 Takeover take_over(const ProbeOptions& options, ProbePins& pins) {
   Takeover takeover;
   takeover.control = pins.open_control();
   if (takeover.control.valid()) takeover.active = read_control(takeover.control.get());
   const auto destroy = [](netif_rx_bpf* opened) { netif_rx_bpf::destroy(opened); };
   std::unique_ptr<netif_rx_bpf, decltype(destroy)> checked(open_configured(options, true), destroy);
-  checked->rodata->generation = takeover.active.generation;
-  takeover.adopted = pins.adopt(checked->obj, adoptable_programs(options.attach));
+  std::size_t size = 0;
+  const auto* rodata =
+      static_cast<const char*>(bpf_map__initial_value(checked->maps.rodata, &size));
+  const auto offset = static_cast<std::size_t>(
+      reinterpret_cast<const char*>(&checked->rodata->generation) - rodata);
+  takeover.adopted = pins.adopt(checked->obj, adoptable_programs(options.attach),
+                                {offset, sizeof checked->rodata->generation});
   return takeover;
 }
 

@@ -50,7 +50,8 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
   const int control_fd = bpf_map__fd(control_map_of(object));
   const bool adopted = takeover.adopted.has_value();
   const netif_rx_control counting{takeover.next_generation(),
-                                  adopted && takeover.active.counting_since_ns != 0
+                                  adopted && takeover.active.counting_since_ns != 0 &&
+                                          takeover.active.counting_since_ns <= boot_time_ns()
                                       ? takeover.active.counting_since_ns
                                       : load_time_ns(program_fd)};
   write_control(control_fd, counting);  // the one write: the new program counts from here

@@ -21,8 +21,11 @@ struct Takeover {
   UniqueFd control;                     // the kept control map; invalid: none yet
   netif_rx_control active{};            // its entry: the generation now counting
   std::optional<AdoptedProbe> adopted;  // the probe of this layout now counting
-  // The generation of the program this exporter loads.
-  std::uint64_t next_generation() const { return active.generation + 1; }
+  // The generation of the program this exporter loads (0 means none: skipped
+  // where a corrupted entry would wrap to it).
+  std::uint64_t next_generation() const {
+    return active.generation + 1 == 0 ? 1 : active.generation + 1;
+  }
 };
 
 // Makes `object` (opened, not loaded) reuse the kept control map and the

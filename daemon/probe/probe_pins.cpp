@@ -49,7 +49,8 @@ std::string describe(const MapShape& shape) {
 // The settings the pinned map was created with differ (nullopt: same), or
 // throws when it is not this exporter's map at all.
 std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore& store,
-                                     const std::string& name) {
+                                     const std::string& name,
+                                     std::pair<std::size_t, std::size_t> ignored) {
   bpf_map_info info{};
   std::uint32_t length = sizeof(info);
   if (bpf_obj_get_info_by_fd(fd, &info, &length) != 0)
@@ -83,7 +84,14 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore&
     if (bpf_map_lookup_elem(fd, &key, value.data()) != 0) {
       return "reading " + expected_name + " failed: " + errno_text(errno);
     }
-    if (size > value.size() || std::memcmp(value.data(), initial, size) != 0) {
+    std::vector<char> wanted_value(static_cast<const char*>(initial),
+                                   static_cast<const char*>(initial) + size);
+    const auto [offset, ignored_size] = ignored;
+    if (offset + ignored_size <= std::min(size, value.size())) {
+      std::copy_n(value.begin() + static_cast<std::ptrdiff_t>(offset), ignored_size,
+                  wanted_value.begin() + static_cast<std::ptrdiff_t>(offset));
+    }
+    if (size > value.size() || std::memcmp(value.data(), wanted_value.data(), size) != 0) {
       return "the probe's settings differ (namespaces, or the exporter's network namespace)";
     }
   }
@@ -124,7 +132,8 @@ UniqueFd ProbePins::open_control() {
 }
 
 std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
-                                             const std::vector<std::string>& program_names) {
+                                             const std::vector<std::string>& program_names,
+                                             std::pair<std::size_t, std::size_t> generation_bytes) {
   PinStore& store = *store_;
   const std::vector<std::string> found = store.names();
   if (found.empty()) return std::nullopt;
@@ -165,7 +174,8 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
                        errno_text(errno) +
                        "; it needs the privileges that loading the probe needs");
     }
-    if (auto why = check_map(map, fd.get(), store, name); why && !differs) differs = std::move(why);
+    if (auto why = check_map(map, fd.get(), store, name, generation_bytes); why && !differs)
+      differs = std::move(why);
     maps.emplace_back(name, std::move(fd));
   }
   if (!present(kLinkPin) || !present(kProgramPin))

@@ -50,7 +50,7 @@ class ProbePins {
   UniqueFd open_control();
 
   // The pins of this layout, checked against `object`'s maps (opened and
-  // configured, with the generation of the program now counting, not loaded)
+  // configured, not loaded)
   // and `program_names` (the programs this exporter may find attached). Same
   // layout and settings: the pinned maps and link are returned. Nothing pinned:
   // nullopt. Pinned with other settings (max_devices, namespaces, the
@@ -58,8 +58,12 @@ class ProbePins {
   // killed while pinning): the pins are removed, the reason logged, nullopt.
   // Pins that are not this exporter's (unknown names, other map types or
   // key/value sizes, not a link): ProbeError, nothing touched.
+  // `generation_bytes` (offset and size in the read-only data) is not
+  // compared: the pinned program's generation may lag the control map's when
+  // an exporter died between the handover's write and its pins.
   std::optional<AdoptedProbe> adopt(bpf_object* object,
-                                    const std::vector<std::string>& program_names);
+                                    const std::vector<std::string>& program_names,
+                                    std::pair<std::size_t, std::size_t> generation_bytes);
 
   // Makes the maps of `object` (opened, not loaded) reuse the adopted ones,
   // except the read-only data, which is the new program's own. Throws

@@ -361,6 +361,52 @@ TEST_F(PinnedRestartTest, ClassicTracepointHandsOverWithoutLoss) {
   EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
 }
 
+// An exporter that died between the handover's write of the control map and
+// its pins leaves the adopted program pinned but idle (the control map names
+// a generation no program has): the next exporter adopts it all the same,
+// keeps the counts and counts again.
+TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
+  TestNetwork network("nri" + std::to_string(::getpid() % 100000));
+  const std::string ns = network.add_namespace("a");
+  const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
+
+  auto exporter = start(true);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  auto stream = std::make_unique<PacketStream>(ns, pair.a.address);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long long first_sent = stream->stop();
+  const Series first = scrape_until(
+      *exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= first_sent; });
+  ASSERT_EQ(packets_of(first, pair.a.name), static_cast<double>(first_sent));
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+
+  const std::string control_pin = bpffs_.pin_path() + "/control";
+  const int control = bpf_obj_get(control_pin.c_str());
+  ASSERT_GE(control, 0) << control_pin;
+  const std::uint32_t key = 0;
+  netif_rx_control entry{};
+  ASSERT_EQ(bpf_map_lookup_elem(control, &key, &entry), 0);
+  entry.generation += 1;  // the generation of a program that died unpinned
+  ASSERT_EQ(bpf_map_update_elem(control, &key, &entry, BPF_ANY), 0);
+  ::close(control);
+
+  exporter = start(false);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  const Series adopted = exporter->scrape();
+  EXPECT_EQ(metric(adopted, "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
+  EXPECT_EQ(packets_of(adopted, pair.a.name), static_cast<double>(first_sent)) << exporter->log();
+  stream = std::make_unique<PacketStream>(ns, pair.a.address);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long long second_sent = stream->stop();
+  const Series settled = scrape_until(*exporter, [&](const Series& s) {
+    return packets_of(s, pair.a.name) >= first_sent + second_sent;
+  });
+  EXPECT_EQ(packets_of(settled, pair.a.name), static_cast<double>(first_sent + second_sent))
+      << exporter->log();
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
 TEST_F(PinnedRestartTest, SecondExporterOnTheSamePinsFailsNamingTheFirst) {
   auto first = start(false);
   ASSERT_TRUE(first->wait_ready()) << first->log();
