@@ -107,7 +107,8 @@ class OurProbe final : public BenchProgram {
       first = false;
       key = next;
       if (key.netns_inum != netns_inum) continue;
-      const netif_rx_netns_block entry{netns_inum, key.netns_salt, block, 0};
+      const netif_rx_netns_block entry =
+          netif_rx_netns_block_entry(netns_inum, key.netns_salt, block);
       placed_ = bpf_map_update_elem(table, &index, &entry, BPF_ANY) == 0;
       return placed_;
     }

@@ -281,8 +281,9 @@ static __always_inline bool count_in_block(__u32 netns_inum, __u32 netns_salt, _
 	if (!entry || entry->netns_inum != netns_inum || entry->netns_salt != netns_salt)
 		return false;
 	block = *(volatile __u32 *)&entry->block;
-	if (block >= netns_blocks)
-		return false; /* empty, or read while it was being placed */
+	if (block >= netns_blocks || *(volatile __u32 *)&entry->check !=
+					 netif_rx_netns_block_check(netns_inum, netns_salt, block))
+		return false; /* empty, or read while it was being written */
 	slot = block * netns_block_slots + ifindex;
 	counters = bpf_map_lookup_elem(&netns_slots, &slot);
 	if (!counters)

@@ -65,8 +65,32 @@ struct netif_rx_netns_block {
 	__u32 netns_inum; /* inode number of the namespace; 0: empty */
 	__u32 netns_salt; /* its salt (see struct netif_rx_device_key) */
 	__u32 block;	  /* its block: slots block x netns_block_slots + ifindex */
-	__u32 reserved;	  /* 0 */
+	__u32 check;	  /* netif_rx_netns_block_check() of the three above */
 };
+
+/* The kernel copies a map value with memcpy, whose stores another CPU may see
+ * in any order (x86's `rep movsb`): an entry read while it is written can mix
+ * bytes of the old and the new entry. The probe uses an entry only when its
+ * check word matches its other words, which a torn read does with a chance of
+ * about 2^-32: never a block of another namespace, or a block not zeroed. */
+static inline __u32 netif_rx_netns_block_check(__u32 netns_inum, __u32 netns_salt, __u32 block)
+{
+	__u32 hash = netns_inum * 0x9E3779B1U;
+
+	hash = (hash ^ (hash >> 15) ^ netns_salt) * 0x85EBCA77U;
+	hash = (hash ^ (hash >> 13) ^ block) * 0xC2B2AE3DU;
+	return hash ^ (hash >> 16);
+}
+
+/* A table entry with its check word. */
+static inline struct netif_rx_netns_block netif_rx_netns_block_entry(__u32 netns_inum,
+								     __u32 netns_salt, __u32 block)
+{
+	struct netif_rx_netns_block entry = {
+	    netns_inum, netns_salt, block,
+	    netif_rx_netns_block_check(netns_inum, netns_salt, block)};
+	return entry;
+}
 
 /* Identity of a receiving device: the network namespace and the ifindex
  * within it. An ifindex alone is ambiguous: every namespace has its own 2.

@@ -32,6 +32,8 @@ void NetnsBlocks::adopt(const std::vector<netif_rx_netns_block>& table) {
     const bool valid =
         found.netns_inum != 0 && found.block < blocks_.size() &&
         blocks_[found.block] == BlockState::retiring &&
+        found.check ==
+            netif_rx_netns_block_check(found.netns_inum, found.netns_salt, found.block) &&
         netns_table_index(found.netns_inum, static_cast<std::uint32_t>(table_.size())) == i;
     if (!valid) {
       entry.stray = true;
@@ -87,7 +89,7 @@ std::vector<NetnsTableWrite> NetnsBlocks::plan(const std::vector<NetnsId>& prese
     const std::uint32_t index = netns_table_index(netns.inum, table_size);
     if (!entry_free[index]) continue;  // held (or its namespace placed): the hash counts it
     entry_free[index] = false;
-    writes.push_back({index, {netns.inum, netns.salt, *next_free++, 0}});
+    writes.push_back({index, netif_rx_netns_block_entry(netns.inum, netns.salt, *next_free++)});
   }
   return writes;
 }

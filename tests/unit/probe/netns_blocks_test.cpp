@@ -114,7 +114,7 @@ TEST(NetnsBlocksTest, AdoptKeepsValidEntriesAndDrainsEveryOtherBlock) {
   NetnsBlocks blocks(3, netns_table_size(3));  // 8 entries
   std::vector<netif_rx_netns_block> table(8);  // a new map: all zero, all empty
   const std::uint32_t index = netns_table_index(kInum, 8);
-  table[index] = {kInum, 5, 2, 0};
+  table[index] = netif_rx_netns_block_entry(kInum, 5, 2);
   blocks.adopt(table);
   EXPECT_EQ(blocks.block_of({kInum, 5}), 2U);
   EXPECT_EQ(blocks.to_drain(), (std::vector<std::uint32_t>{0, 1}));
@@ -124,9 +124,11 @@ TEST(NetnsBlocksTest, AdoptKeepsValidEntriesAndDrainsEveryOtherBlock) {
 TEST(NetnsBlocksTest, AdoptEmptiesStrayEntriesBeforeAnyDrain) {
   NetnsBlocks blocks(2, netns_table_size(2));  // 4 entries
   std::vector<netif_rx_netns_block> table(4);
-  table[netns_table_index(kInum, 4)] = {kInum, 1, 0, 0};
-  table[netns_table_index(kInum + 1, 4)] = {kInum + 1, 1, 0, 0};  // block 0 taken
-  table[netns_table_index(kInum + 2, 4)] = {kInum + 3, 1, 1, 0};  // wrong entry
+  table[netns_table_index(kInum, 4)] = netif_rx_netns_block_entry(kInum, 1, 0);
+  table[netns_table_index(kInum + 1, 4)] =
+      netif_rx_netns_block_entry(kInum + 1, 1, 0);  // block 0 taken
+  table[netns_table_index(kInum + 2, 4)] =
+      netif_rx_netns_block_entry(kInum + 3, 1, 1);  // wrong entry
   blocks.adopt(table);
   EXPECT_EQ(blocks.block_of({kInum, 1}), 0U);
   EXPECT_FALSE(blocks.block_of({kInum + 1, 1}));
@@ -135,6 +137,27 @@ TEST(NetnsBlocksTest, AdoptEmptiesStrayEntriesBeforeAnyDrain) {
   ASSERT_EQ(writes.size(), 2U);
   for (const auto& write : writes) EXPECT_EQ(write.entry.netns_inum, 0U);
   EXPECT_EQ(blocks.to_drain(), std::vector<std::uint32_t>{1});
+}
+
+TEST(NetnsBlocksTest, AnEntryWhoseCheckWordDoesNotMatchIsStray) {
+  NetnsBlocks blocks(2, netns_table_size(2));  // 4 entries
+  std::vector<netif_rx_netns_block> table(4);
+  netif_rx_netns_block torn = netif_rx_netns_block_entry(kInum, 1, 1);
+  torn.block = 0;  // read half written: the new inode and salt, the old block
+  table[netns_table_index(kInum, 4)] = torn;
+  blocks.adopt(table);
+  EXPECT_FALSE(blocks.block_of({kInum, 1}));
+  EXPECT_TRUE(blocks.to_drain().empty());  // emptied first, like any stray entry
+}
+
+TEST(NetnsBlocksTest, CheckWordsOfNeighbouringEntriesDiffer) {
+  // The words a torn read could mix: a block's neighbours, an empty entry.
+  const std::uint32_t placed = netif_rx_netns_block_check(kInum, 7, 3);
+  EXPECT_NE(placed, netif_rx_netns_block_check(kInum, 7, 2));
+  EXPECT_NE(placed, netif_rx_netns_block_check(kInum, 7, 0));
+  EXPECT_NE(placed, netif_rx_netns_block_check(kInum, 7, NETIF_RX_NO_BLOCK));
+  EXPECT_NE(placed, netif_rx_netns_block_check(kInum, 6, 3));
+  EXPECT_NE(placed, 0U);
 }
 
 }  // namespace
