@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -10,6 +9,20 @@
 #include "util/duration.h"
 
 namespace netif_rx {
+namespace {
+
+// Bytes `from` .. `from` + 7 of `name` as a big-endian word, zero past its
+// end: words of two names compare as the names' bytes do.
+std::uint64_t name_prefix_word(const std::string& name, std::size_t from) {
+  std::uint64_t word = 0;
+  for (std::size_t i = from; i < from + 8; ++i) {
+    word <<= 8;
+    if (i < name.size()) word |= static_cast<unsigned char>(name[i]);
+  }
+  return word;
+}
+
+}  // namespace
 
 // A device's name for this poll, or why it has none.
 struct PollStep::Named {
@@ -100,25 +113,43 @@ void PollStep::account_removed(const netif_rx_device_key& key,
 void PollStep::keep_newest_per_name(PollResult& result,
                                     const std::vector<std::uint64_t>& first_polls) {
   std::vector<DeviceSeries>& devices = result.snapshot.devices;
-  // The series' positions are sorted, not the series: a swap moves 4 bytes.
-  std::vector<std::uint32_t> order(devices.size());
-  std::iota(order.begin(), order.end(), 0U);
-  const auto newest_first = [&devices, &first_polls](std::uint32_t a, std::uint32_t b) {
-    // Same poll (first_polls: the poll that first read each series' key):
-    // the higher ifindex, then (a namespace and its successor under the
-    // same inode number, both first read by this poll) the higher salt, an
-    // arbitrary but stable choice. Grouped by (name, netns): the order of
-    // the snapshot, once one series is left per group.
-    const DeviceSeries& x = devices[a];
-    const DeviceSeries& y = devices[b];
-    return std::tie(x.name, x.key.netns_inum, first_polls[b], y.key.ifindex, y.key.netns_salt) <
-           std::tie(y.name, y.key.netns_inum, first_polls[a], x.key.ifindex, x.key.netns_salt);
+  // Sorted: compact keys, each with its series' position, so that the sort
+  // compares integers in one contiguous array and reads a name only when
+  // the first 16 bytes of two names are equal and one is longer.
+  struct SortKey {
+    std::uint64_t name_high = 0;  // the name's bytes 0..7, big-endian, zero-padded
+    std::uint64_t name_low = 0;   // bytes 8..15
+    std::uint32_t netns_inum = 0;
+    std::uint32_t index = 0;  // in devices
   };
-  std::sort(order.begin(), order.end(), newest_first);
+  std::vector<SortKey> keys(devices.size());
+  for (std::uint32_t i = 0; i < keys.size(); ++i) {
+    const std::string& name = devices[i].name;
+    keys[i] = {name_prefix_word(name, 0), name_prefix_word(name, 8), devices[i].key.netns_inum, i};
+  }
+  const auto newest_first = [&devices, &first_polls](const SortKey& a, const SortKey& b) {
+    // Grouped by (name, netns): the order of the snapshot, once one series
+    // is left per group. Within a group, newest first (first_polls: the
+    // poll that first read each series' key); of the same poll, the higher
+    // ifindex, then (a namespace and its successor under the same inode
+    // number, both first read by this poll) the higher salt, an arbitrary
+    // but stable choice. Zero-padded prefixes order as the names do; equal
+    // ones are decided by the whole names.
+    if (a.name_high != b.name_high) return a.name_high < b.name_high;
+    if (a.name_low != b.name_low) return a.name_low < b.name_low;
+    const DeviceSeries& x = devices[a.index];
+    const DeviceSeries& y = devices[b.index];
+    if (x.name.size() > 16 || y.name.size() > 16 || x.name.size() != y.name.size()) {
+      if (const int order = x.name.compare(y.name); order != 0) return order < 0;
+    }
+    return std::tie(a.netns_inum, first_polls[b.index], y.key.ifindex, y.key.netns_salt) <
+           std::tie(b.netns_inum, first_polls[a.index], x.key.ifindex, x.key.netns_salt);
+  };
+  std::sort(keys.begin(), keys.end(), newest_first);
   std::vector<DeviceSeries> kept;
   kept.reserve(devices.size());
-  for (const std::uint32_t index : order) {
-    DeviceSeries& device = devices[index];
+  for (const SortKey& sorted : keys) {
+    DeviceSeries& device = devices[sorted.index];
     if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
         kept.back().name != device.name) {
       kept.push_back(std::move(device));

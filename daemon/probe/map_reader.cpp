@@ -9,6 +9,8 @@ namespace netif_rx {
 namespace {
 
 constexpr std::uint32_t kInitialBatch = 256;
+// Entries per batch call at most (the kernel allocates the batch's buffers).
+constexpr std::uint32_t kLargestBatch = 16384;
 
 // The kernel's own ENOTSUPP (not EOPNOTSUPP): what a map type without batch
 // operations answers (per-CPU arrays before 5.13).
@@ -56,9 +58,12 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
 
   BpfMap& map = *maps_.device_counters;
   MapRead<std::vector<DeviceCounters>> result;
-  std::uint32_t batch_size = kInitialBatch;
-  std::vector<netif_rx_device_key> keys;
-  std::vector<netif_rx_counters> values;
+  // As large as the last poll's read, so that a large map takes few calls;
+  // the buffers are kept for the next poll.
+  std::uint32_t batch_size = std::clamp(last_device_count_, kInitialBatch, kLargestBatch);
+  std::vector<netif_rx_device_key>& keys = batch_keys_;
+  std::vector<netif_rx_counters>& values = batch_values_;
+  result.value.reserve(last_device_count_);
   std::uint64_t in_token = 0;
   std::uint64_t out_token = 0;
   bool first = true;
@@ -89,6 +94,7 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
     in_token = out_token;
     first = false;
   }
+  last_device_count_ = static_cast<std::uint32_t>(result.value.size());
   return result;
 }
 

@@ -118,6 +118,11 @@ class MapReader {
   unsigned possible_cpus_;
   bool batch_supported_ = true;        // device_counters
   bool block_batch_supported_ = true;  // netns_slots (per-CPU arrays: 5.13 and later)
+  // device_counters' batch read: the entries the last read found, and its
+  // buffers, kept between polls.
+  std::uint32_t last_device_count_ = 0;
+  std::vector<netif_rx_device_key> batch_keys_;
+  std::vector<netif_rx_counters> batch_values_;
 };
 
 }  // namespace netif_rx
