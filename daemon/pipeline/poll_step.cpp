@@ -50,17 +50,17 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   result.snapshot.counted_per_cpu = std::move(contents.counted_per_cpu);
   result.snapshot.gso_fallbacks = std::move(contents.gso_fallbacks);
   // The merge of the two layouts: the hash's entries, then the array's.
-  std::unordered_set<netif_rx_device_key, DeviceKeyHash> slot_keys;
-  slot_keys.reserve(contents.host_slots.size());
-  for (auto& device : contents.host_slots) {
-    slot_keys.insert(device.key);
-    contents.device_counters.push_back(std::move(device));
-  }
+  const std::size_t hash_entries = contents.device_counters.size();
+  contents.device_counters.reserve(hash_entries + contents.host_slots.size());
+  for (auto& device : contents.host_slots) contents.device_counters.push_back(std::move(device));
   contents.host_slots.clear();
+  seen_this_poll_ = 0;
+  hash_seen_this_poll_ = 0;
   result.snapshot.devices.reserve(contents.device_counters.size());
   std::vector<std::uint64_t> first_polls;  // of each series, in order
   first_polls.reserve(contents.device_counters.size());
-  for (auto& device : contents.device_counters) {
+  for (std::size_t i = 0; i < contents.device_counters.size(); ++i) {
+    DeviceCounters& device = contents.device_counters[i];
     Named named = device.key.netns_inum == options_.host_netns_inum
                       ? name_host_device(device, links)
                       : name_other_device(device, contents.device_names, now);
@@ -70,8 +70,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
       account_removed(device.key, device.per_cpu);  // a slot's counts too: it is zeroed
       continue;
     }
-    Seen& seen = first_seen_.try_emplace(device.key, Seen{polls_, polls_}).first->second;
-    seen.last = polls_;
+    const Seen& seen = mark_seen(device.key, i >= hash_entries);
     if (!named.name || !filter_.exported(*named.name)) continue;
     // Two names may give one label value (bytes that are not UTF-8).
     result.snapshot.devices.push_back(
@@ -79,7 +78,10 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
     first_polls.push_back(seen.first);
   }
   // Entries this poll did not read are forgotten: one that comes back is new.
-  std::erase_if(first_seen_, [this](const auto& entry) { return entry.second.last != polls_; });
+  // (Every entry was read when as many were read this poll as are kept.)
+  if (seen_this_poll_ != first_seen_.size()) {
+    std::erase_if(first_seen_, [this](const auto& entry) { return entry.second.last != polls_; });
+  }
   stale_.end_poll();
   filter_.forget_unused();
   keep_newest_per_name(result, first_polls);
@@ -87,9 +89,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   warn_untracked(result, now);
   result.snapshot.removed_per_cpu = removed_per_cpu_;
-  result.device_entries = static_cast<std::size_t>(
-      std::count_if(first_seen_.begin(), first_seen_.end(),
-                    [&slot_keys](const auto& entry) { return slot_keys.count(entry.first) == 0; }));
+  result.device_entries = hash_seen_this_poll_;
   return result;
 }
 
@@ -107,7 +107,27 @@ void PollStep::account_removed(const netif_rx_device_key& key,
   add_removed(per_cpu);
   stale_.forget(key);
   unnamed_.erase(key);
-  first_seen_.erase(key);
+  const auto seen = first_seen_.find(key);
+  if (seen == first_seen_.end()) return;
+  if (seen->second.last == polls_) {
+    --seen_this_poll_;
+    if (!seen->second.slot) --hash_seen_this_poll_;
+  }
+  first_seen_.erase(seen);
+}
+
+PollStep::Seen& PollStep::mark_seen(const netif_rx_device_key& key, bool slot) {
+  Seen& seen = first_seen_.try_emplace(key, Seen{polls_, 0, slot}).first->second;
+  if (seen.last != polls_) {  // the first reading of this key in this poll
+    seen.last = polls_;
+    seen.slot = slot;
+    ++seen_this_poll_;
+    if (!slot) ++hash_seen_this_poll_;
+  } else if (slot && !seen.slot) {  // read in the hash and in a slot: counted as a slot
+    seen.slot = true;
+    --hash_seen_this_poll_;
+  }
+  return seen;
 }
 
 void PollStep::keep_newest_per_name(PollResult& result,

@@ -159,8 +159,16 @@ class PollStep {
   struct Seen {
     std::uint64_t first = 0;
     std::uint64_t last = 0;
+    bool slot = false;  // read in an array slot (else in the hash) at the last poll
   };
   std::unordered_map<netif_rx_device_key, Seen, DeviceKeyHash> first_seen_;
+  // Keys of first_seen_ read this poll, and of those the hash's: counted as
+  // they are read and removed, so that a poll that read every known entry
+  // scans none of them.
+  std::size_t seen_this_poll_ = 0;
+  std::size_t hash_seen_this_poll_ = 0;
+  // Records the reading of `key` in this poll (`slot`: in an array slot).
+  Seen& mark_seen(const netif_rx_device_key& key, bool slot);
   std::uint64_t polls_ = 0;
   std::vector<netif_rx_counters> removed_per_cpu_;  // see account_removed
 };
