@@ -133,6 +133,36 @@ struct {
 	__type(value, struct netif_rx_counters);
 } probe_totals SEC(".maps");
 
+/* The counts an exporter carried over from a probe of another layout
+ * (NETIF_RX_PIN_LAYOUT): per device, keyed and valued as `device_counters`,
+ * and the totals, slotted as `probe_totals`. Written and read by the daemon
+ * only, never by these programs: a device's count is its entries here and in
+ * the counting maps summed. Pinned with the layout's other maps. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, NETIF_RX_DEFAULT_MAX_DEVICES); /* same as device_counters */
+	__uint(map_flags, BPF_F_NO_PREALLOC);		   /* empty but after a layout change */
+	__type(key, struct netif_rx_device_key);
+	__type(value, struct netif_rx_counters);
+} carried_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NETIF_RX_PROBE_TOTALS_SLOTS);
+	__type(key, __u32);
+	__type(value, struct netif_rx_counters);
+} carried_totals SEC(".maps");
+
+#ifdef NETIF_RX_NEXT_LAYOUT_TEST
+/* The test build's layout change: a map no earlier layout has. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} next_layout_test SEC(".maps");
+#endif
+
 /* Adds one event to `counters`. `arrival->merged_packets` is a constant 0
  * on the hot path (an skb that cannot be an aggregate): then the compiler
  * drops its increment. */

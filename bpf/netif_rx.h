@@ -11,10 +11,18 @@
 #endif
 
 /* The layout of the maps and the meaning of their slots, as pinned: a pinned
- * probe is adopted only by an exporter of the same layout (its pins live in
- * the pin directory's subdirectory v<layout>). Bump it whenever a map, a key,
- * a value or a slot changes. */
-#define NETIF_RX_PIN_LAYOUT 3
+ * probe is adopted as it is only by an exporter of the same layout (its pins
+ * live in the pin directory's subdirectory v<layout>); an exporter of another
+ * layout carries its counts into its own maps (`carried_counters`,
+ * `carried_totals`) by the maps' names and shapes. Bump it whenever a map, a
+ * key, a value or a slot changes. Layout 4: the carried maps.
+ * NETIF_RX_NEXT_LAYOUT_TEST builds the layout after it, for the tests of a
+ * layout change (an extra map). */
+#ifdef NETIF_RX_NEXT_LAYOUT_TEST
+#define NETIF_RX_PIN_LAYOUT 5
+#else
+#define NETIF_RX_PIN_LAYOUT 4
+#endif
 
 /* The control map (`probe_control`, a one-entry array): which loaded program
  * counts. Every program of every layout from 3 on counts only while
@@ -144,7 +152,8 @@ struct netif_rx_counters {
 	   */
 /* Written by the daemon only, never by the probe: the packets of devices whose
  * entries the daemon removed (netif_rx_removed_packets_total), kept in the
- * map so that they outlive the daemon when the probe is pinned. */
+ * map so that they outlive the daemon when the probe is pinned. The slots of
+ * `carried_totals` have the same meanings. */
 #define NETIF_RX_SLOT_REMOVED 5
 #define NETIF_RX_PROBE_TOTALS_SLOTS 6 /* how many slots the map has */
 

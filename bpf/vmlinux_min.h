@@ -35,6 +35,10 @@ enum {
 	BPF_EXIST = 2,
 };
 
+enum {
+	BPF_F_NO_PREALLOC = 1,
+};
+
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
 struct ns_common {

@@ -1,4 +1,5 @@
-# add_bpf_skeleton(<target> SOURCE <file.bpf.c> NAME <skeleton name> [DEPENDS <headers...>])
+# add_bpf_skeleton(<target> SOURCE <file.bpf.c> NAME <skeleton name> [DEPENDS <headers...>]
+#                  [DEFINES <NAME[=VALUE]...>])
 #
 # Compiles a CO-RE BPF program with clang, links it with `bpftool gen object`
 # and generates `<name>.skel.h` (written atomically), exposed through the
@@ -16,10 +17,13 @@ else()
 endif()
 
 function(add_bpf_skeleton target)
-  cmake_parse_arguments(ARG "" "SOURCE;NAME" "DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "SOURCE;NAME" "DEPENDS;DEFINES" ${ARGN})
+  list(TRANSFORM ARG_DEFINES PREPEND "-D")
   get_filename_component(source "${ARG_SOURCE}" ABSOLUTE)
   get_filename_component(source_dir "${source}" DIRECTORY)
-  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/bpf")
+  # One directory per target: two skeletons of one NAME (a test build's other
+  # layout) do not overwrite each other.
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/bpf/${target}")
   set(raw_object "${out_dir}/${ARG_NAME}.tmp.bpf.o")
   set(object "${out_dir}/${ARG_NAME}.bpf.o")
   set(skeleton "${out_dir}/${ARG_NAME}.skel.h")
@@ -28,7 +32,7 @@ function(add_bpf_skeleton target)
   add_custom_command(
     OUTPUT "${raw_object}"
     COMMAND "${BPF_CLANG}" -g -O2 -target bpf -D__TARGET_ARCH_${BPF_TARGET_ARCH}
-            -Wall -Wextra -Werror -Wno-unused-parameter
+            -Wall -Wextra -Werror -Wno-unused-parameter ${ARG_DEFINES}
             -I "${source_dir}" -MD -MF "${raw_object}.d"
             -c "${source}" -o "${raw_object}"
     DEPENDS "${source}" ${ARG_DEPENDS}

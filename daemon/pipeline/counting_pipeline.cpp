@@ -38,7 +38,15 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   probe_options.fd_store = pins.fd_store;
   pipeline.probe = Probe::load(probe_options);
 
-  MapReader reader(maps_of(*pipeline.probe), pipeline.probe->possible_cpus());
+  const ProbeMaps maps = maps_of(*pipeline.probe);
+  MapReader reader(maps, pipeline.probe->possible_cpus());
+  CarriedDevices carried;
+  for (const auto& error : carried.load(maps, pipeline.probe->possible_cpus()))
+    log::warn("reading the carried counts failed: they are not shown", {{"err", error.describe()}});
+  if (carried.devices() > 0) {
+    log::info("devices with counts carried over from a probe of another layout",
+              {{"devices", std::to_string(carried.devices())}});
+  }
 
   // Devices of this namespace: names from rtnetlink; a device gone is queued
   // to the poller, the one thread that changes the maps (also the one that
@@ -64,6 +72,7 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   pipeline.poller = std::make_unique<Poller>(
       std::move(reader), poller_options, [links] { return links->view(); }, store, metrics,
       std::move(removals));
+  pipeline.poller->set_carried(std::move(carried));
   return pipeline;
 }
 

@@ -114,10 +114,21 @@ std::vector<PollError> Poller::forget_removed_device(std::uint32_t ifindex) {
   const netif_rx_device_key key{options_.host_netns_inum, ifindex, 0};  // own namespace: salt 0
   auto counters = reader_.read_device(key);
   auto errors = poll_errors(counters.errors, "map_read");
-  if (!counters.ok() || counters.value.empty()) return errors;  // no entry
+  if (!counters.ok()) return errors;
+  const auto* carried = carried_.find(key);
+  if (counters.value.empty() && carried == nullptr) return errors;  // no entry
+  if (carried != nullptr) {
+    if (counters.value.size() < carried->size()) counters.value.resize(carried->size());
+    for (std::size_t cpu = 0; cpu < carried->size(); ++cpu) {
+      counters.value[cpu].skbs += (*carried)[cpu].skbs;
+      counters.value[cpu].merged_packets += (*carried)[cpu].merged_packets;
+      counters.value[cpu].bytes += (*carried)[cpu].bytes;
+    }
+  }
   log::debug("forgetting device",
              {{"netns", key.netns_inum}, {"ifindex", key.ifindex}, {"why", "the device is gone"}});
   append(errors, poll_errors(reader_.delete_device(key), "map_delete"));
+  append(errors, poll_errors(carried_.forget(key), "map_delete"));
   step_.account_removed(key, counters.value);
   return errors;
 }
@@ -209,6 +220,7 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
             std::back_inserter(contents.host_slots));
   contents.untracked_per_cpu = std::move(untracked.value);
   contents.gso_fallbacks = std::move(fallbacks.value);
+  carried_.add_to(contents);
   return {std::move(contents), {}};
 }
 
@@ -309,7 +321,10 @@ std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& d
                                    ? reader_.delete_device(deletion.key)
                                    : reader_.delete_name(deletion.key),
                                "map_delete"));
-    if (deletion.scope != MapDeletion::Scope::device || !netns_blocks_) continue;
+    if (deletion.scope != MapDeletion::Scope::device) continue;
+    // Its carried counts were read with the rest.
+    append(errors, poll_errors(carried_.forget(deletion.key), "map_delete"));
+    if (!netns_blocks_) continue;
     // A device of a placed namespace: its slot goes too (its counts were
     // read with its hash entry's).
     if (const auto block =

@@ -16,6 +16,7 @@
 
 #include "config/config.h"
 #include "devices/link_table.h"
+#include "pipeline/carried_devices.h"
 #include "pipeline/poll_observer.h"
 #include "pipeline/poll_step.h"
 #include "pipeline/removal_queue.h"
@@ -49,6 +50,10 @@ class Poller {
   // Puts the probe's own cost into each snapshot from now on. Optional; call
   // before start().
   void set_bpf_stats_source(BpfStatsSource source) { bpf_stats_ = std::move(source); }
+
+  // Adds the counts carried over from a probe of another layout to every
+  // poll from now on. Optional; call before start().
+  void set_carried(CarriedDevices carried) { carried_ = std::move(carried); }
 
   // One poll, on the caller's thread. Returns false when it failed.
   bool poll_once();
@@ -124,8 +129,9 @@ class Poller {
   LinkViewSource host_links_;
   PollStep step_;
   std::vector<netif_rx_counters> persisted_removed_;  // as last written to the map
-  bool read_every_slot_ = true;                       // the first read: see read_maps
-  std::optional<NetnsBlocks> netns_blocks_;           // namespaces: all, with blocks
+  CarriedDevices carried_;
+  bool read_every_slot_ = true;              // the first read: see read_maps
+  std::optional<NetnsBlocks> netns_blocks_;  // namespaces: all, with blocks
   // Of this poll's read, for place_netns_blocks: the other namespaces that
   // have an entry, and those with a hash entry a block would take.
   std::vector<NetnsId> netns_present_;

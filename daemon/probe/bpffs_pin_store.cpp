@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "netif_rx.h"
 #include "probe/probe_error.h"
 #include "util/errno_text.h"
 #include "util/log.h"
@@ -53,14 +52,6 @@ bool is_layout_directory(const std::string& name) {
 
 std::unique_ptr<BpffsPinStore> BpffsPinStore::open(const std::string& root) {
   PinLock lock = PinLock::acquire(root);
-  for (const auto& name : list_directory(root)) {
-    if (name == pin_layout_name() || !is_layout_directory(name)) continue;
-    log::warn(
-        "removing the pins of another layout: this exporter cannot adopt them and starts "
-        "counting afresh",
-        {{"path", root + "/" + name}, {"layout", pin_layout_name()}});
-    remove_directory(root + "/" + name);
-  }
   return std::unique_ptr<BpffsPinStore>(
       new BpffsPinStore(std::move(lock), root, root + "/" + pin_layout_name()));
 }
@@ -88,6 +79,28 @@ void BpffsPinStore::replace(const std::string& name, int fd) {
   keep(name, fd);
 }
 
+std::vector<std::string> BpffsPinStore::other_layouts() const {
+  std::vector<std::string> layouts;
+  for (const auto& name : list_directory(root_)) {
+    if (name != pin_layout_name() && is_layout_directory(name)) layouts.push_back(name);
+  }
+  return layouts;
+}
+
+std::vector<std::pair<std::string, UniqueFd>> BpffsPinStore::take_layout(
+    const std::string& layout) {
+  std::vector<std::pair<std::string, UniqueFd>> kept;
+  for (const auto& name : list_directory(layout_where(layout))) {
+    UniqueFd fd(bpf_obj_get((layout_where(layout) + "/" + name).c_str()));
+    if (fd.valid()) kept.emplace_back(name, std::move(fd));
+  }
+  return kept;
+}
+
+void BpffsPinStore::remove_layout(const std::string& layout) {
+  remove_directory(layout_where(layout));
+}
+
 UniqueFd BpffsPinStore::open_control() { return UniqueFd(bpf_obj_get(control_where().c_str())); }
 
 void BpffsPinStore::keep_control(int fd) {
@@ -109,7 +122,5 @@ void BpffsPinStore::remove() {
 std::string BpffsPinStore::remedy() const {
   return "remove it (rm) if nothing else uses it, or choose another --bpf.pin-path";
 }
-
-std::string pin_layout_name() { return "v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
 
 }  // namespace netif_rx

@@ -1,6 +1,7 @@
 // Pins in a BPF filesystem: <root>/v<NETIF_RX_PIN_LAYOUT>/<name>, one file per
 // kept descriptor, and the control map at <root>/control. The root is locked for the exporter's
-// lifetime (PinLock); pins of other layouts found under it are removed, never read.
+// lifetime (PinLock); the pins of other layouts found under it are another
+// version's probe, whose counts are carried over or dropped.
 #pragma once
 
 #include <memory>
@@ -14,8 +15,7 @@ namespace netif_rx {
 
 class BpffsPinStore final : public PinStore {
  public:
-  // Locks `root` and removes the pins of other layouts (one log line each).
-  // Throws ProbeError.
+  // Locks `root`. Throws ProbeError.
   static std::unique_ptr<BpffsPinStore> open(const std::string& root);
 
   std::vector<std::string> names() const override;
@@ -26,6 +26,12 @@ class BpffsPinStore final : public PinStore {
   void keep_control(int fd) override;
   void remove_control() override;
   void remove() override;
+  std::vector<std::string> other_layouts() const override;
+  std::vector<std::pair<std::string, UniqueFd>> take_layout(const std::string& layout) override;
+  void remove_layout(const std::string& layout) override;
+  std::string layout_where(const std::string& layout) const override {
+    return root_ + "/" + layout;
+  }
   bool managed_by_service_manager() const override { return false; }
   std::string where(const std::string& name) const override { return directory_ + "/" + name; }
   std::string where() const override { return directory_; }

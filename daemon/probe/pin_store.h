@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "util/unique_fd.h"
@@ -35,6 +36,18 @@ class PinStore {
   // Drops everything kept for this layout (the probe detaches once its last
   // descriptor closes).
   virtual void remove() = 0;
+  // The other layouts kept beside this one (their names, e.g. "v3"), sorted:
+  // an exporter of another version's probe, whose counts this one carries
+  // over (probe/previous_layout.h) or drops.
+  virtual std::vector<std::string> other_layouts() const = 0;
+  // Every descriptor kept for the other layout `layout`, by name; one that
+  // cannot be opened is left out.
+  virtual std::vector<std::pair<std::string, UniqueFd>> take_layout(const std::string& layout) = 0;
+  // Drops everything kept for the other layout `layout`.
+  virtual void remove_layout(const std::string& layout) = 0;
+  // Where the other layout `layout` is kept, for messages.
+  virtual std::string layout_where(const std::string& layout) const = 0;
+
   // True when the store outlives a clean stop of the exporter by itself (the
   // service manager decides when it is dropped): the exporter never removes
   // it on its way out.

@@ -157,6 +157,7 @@ netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
   for (const auto& [map, entries] :
        {std::pair{skeleton->maps.device_counters, options.max_devices},
         std::pair{skeleton->maps.device_names, options.max_devices},
+        std::pair{skeleton->maps.carried_counters, options.max_devices},
         std::pair{skeleton->maps.host_counters, host_slots_for(options.max_devices)},
         std::pair{skeleton->maps.netns_table, table_size},
         std::pair{skeleton->maps.netns_slots, blocks == 0 ? 1U : blocks * block_slots}}) {
@@ -214,6 +215,32 @@ std::string attach_failure(const char* kind, bool use_tp_btf, int err) {
                        "/sys/kernel/tracing and perf_event_open allowed");
 }
 
+// The pins of other layouts: the one whose probe counts, when this layout has
+// none, hands over and has its counts carried; the rest are removed (their
+// counts were carried already, or cannot be).
+void take_other_layouts(ProbePins& pins, Takeover& takeover) {
+  for (const std::string& layout : pins.other_layouts()) {
+    std::string why = "this layout's pinned probe counts (the other's counts were carried over)";
+    if (!takeover.adopted && !takeover.previous) {
+      why = "there is no control map: layouts before 3 cannot hand the counting over";
+      if (takeover.control.valid()) {
+        takeover.previous =
+            inspect_previous_layout(layout, pins.take_layout(layout), takeover.control.get(), why);
+      }
+      if (takeover.previous) {
+        log::info(
+            "a probe of another layout counts: this exporter takes the counting over and "
+            "carries its counts",
+            {{"path", pins.layout_where(layout)}, {"layout", layout}});
+        continue;
+      }
+    }
+    log::warn("removing the pins of another layout: this exporter cannot carry their counts over",
+              {{"path", pins.layout_where(layout)}, {"layout", layout}, {"why", why}});
+    pins.remove_layout(layout);
+  }
+}
+
 // Step 3 with pins: the control map kept beside the layouts, and the pins of
 // this layout checked against an object opened and configured as for a load
 // (the pinned read-only data must match it, but for the generation).
@@ -230,6 +257,7 @@ Takeover take_over(const ProbeOptions& options, ProbePins& pins) {
       reinterpret_cast<const char*>(&checked->rodata->generation) - rodata);
   takeover.adopted = pins.adopt(checked->obj, adoptable_programs(options.attach),
                                 {offset, sizeof checked->rodata->generation});
+  take_other_layouts(pins, takeover);
   return takeover;
 }
 
@@ -296,7 +324,7 @@ std::unique_ptr<Probe> Probe::load(const ProbeOptions& options) {
     }
 
     // Step 7: hand the counting over to it, and keep it.
-    const bool adopted = takeover.adopted.has_value();
+    const bool adopted = takeover.adopted.has_value() || takeover.previous.has_value();
     const netif_rx_control counting =
         hand_over(pins ? &*pins : nullptr, skeleton->obj, bpf_program__fd(program),
                   bpf_link__fd(link), takeover);
@@ -331,6 +359,8 @@ int Probe::probe_totals_fd() const { return bpf_map__fd(skeleton_->maps.probe_to
 int Probe::host_counters_fd() const { return bpf_map__fd(skeleton_->maps.host_counters); }
 int Probe::netns_table_fd() const { return bpf_map__fd(skeleton_->maps.netns_table); }
 int Probe::netns_slots_fd() const { return bpf_map__fd(skeleton_->maps.netns_slots); }
+int Probe::carried_counters_fd() const { return bpf_map__fd(skeleton_->maps.carried_counters); }
+int Probe::carried_totals_fd() const { return bpf_map__fd(skeleton_->maps.carried_totals); }
 int Probe::program_fd() const {
   return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf
                                                             : skeleton_->progs.netif_rx_tp);

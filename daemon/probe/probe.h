@@ -67,6 +67,8 @@ class Probe {
   int host_counters_fd() const;
   int netns_table_fd() const;
   int netns_slots_fd() const;
+  int carried_counters_fd() const;
+  int carried_totals_fd() const;
   int program_fd() const;
 
   const std::string& program_name() const { return program_name_; }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "probe/layout_carry.h"
 #include "probe/probe_control.h"
 #include "probe/probe_error.h"
 #include "util/errno_text.h"
@@ -28,6 +29,12 @@ std::uint64_t load_time_ns(int program_fd) {
   return info.load_time;
 }
 
+unsigned possible_cpus() {
+  const int cpus = libbpf_num_possible_cpus();
+  if (cpus <= 0) throw ProbeError("cannot count possible CPUs: " + errno_text(cpus));
+  return static_cast<unsigned>(cpus);
+}
+
 std::uint32_t program_id(int program_fd) {
   bpf_prog_info info{};
   std::uint32_t length = sizeof(info);
@@ -49,23 +56,42 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
                            Takeover& takeover) {
   const int control_fd = bpf_map__fd(control_map_of(object));
   const bool adopted = takeover.adopted.has_value();
+  const bool carried = takeover.previous.has_value();
   const netif_rx_control counting{takeover.next_generation(),
-                                  adopted && takeover.active.counting_since_ns != 0 &&
+                                  (adopted || carried) && takeover.active.counting_since_ns != 0 &&
                                           takeover.active.counting_since_ns <= boot_time_ns()
                                       ? takeover.active.counting_since_ns
                                       : load_time_ns(program_fd)};
   write_control(control_fd, counting);  // the one write: the new program counts from here
-  if (pins != nullptr) {
-    try {
+  CarrySummary carry;
+  try {
+    if (carried) carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
+    if (pins != nullptr) {
       if (adopted) {
         pins->replace(object, program_fd, link_fd);
       } else {
         pins->pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
       }
-    } catch (const ProbeError&) {
-      if (adopted) write_control(control_fd, takeover.active);  // the adopted one counts again
-      throw;
     }
+  } catch (const ProbeError&) {
+    // The adopted or previous one counts again, its maps untouched.
+    if (adopted || carried) write_control(control_fd, takeover.active);
+    throw;
+  }
+  if (carried) {
+    // Pinned first: a crash between the two leaves this layout's complete
+    // pins, whose start drops the previous layout's as carried already.
+    if (pins != nullptr) pins->remove_layout(takeover.previous->layout);
+    log::info("counting handed over from a probe of another layout; its counts are carried over",
+              {{"from_layout", takeover.previous->layout},
+               {"to_layout", pin_layout_name()},
+               {"from_program_id", std::to_string(takeover.previous->program_id)},
+               {"to_program_id", std::to_string(program_id(program_fd))},
+               {"devices", std::to_string(carry.devices)},
+               {"names", std::to_string(carry.names)},
+               {"removed_block_slots", std::to_string(carry.slots_without_device)},
+               {"removed_over_capacity", std::to_string(carry.devices_over_capacity)}});
+    takeover.previous.reset();  // its link's last descriptor: it detaches
   }
   if (adopted) {
     log::info("counting handed over to this exporter's program; the adopted one is detached",

@@ -2,13 +2,17 @@
 // one, without a gap or a double count: both check the control map
 // (probe/probe_control.h); the new program is attached while the old one
 // counts, one write of the control map makes it the one that counts, and then
-// the old link is unpinned and closed.
+// the old link is unpinned and closed. A probe of another layout hands over
+// the same way, and then its counts are carried into the new maps
+// (probe/layout_carry.h) before the new probe is pinned and the old one's
+// pins go.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "netif_rx.h"
+#include "probe/previous_layout.h"
 #include "probe/probe_pins.h"
 #include "util/unique_fd.h"
 
@@ -21,6 +25,8 @@ struct Takeover {
   UniqueFd control;                     // the kept control map; invalid: none yet
   netif_rx_control active{};            // its entry: the generation now counting
   std::optional<AdoptedProbe> adopted;  // the probe of this layout now counting
+  // Or the probe of another layout now counting, whose counts are carried.
+  std::optional<PreviousLayout> previous;
   // The generation of the program this exporter loads (0 means none: skipped
   // where a corrupted entry would wrap to it).
   std::uint64_t next_generation() const {
@@ -33,9 +39,10 @@ struct Takeover {
 void reuse_kept_maps(bpf_object* object, const Takeover& takeover);
 
 // The program `program_fd` of the loaded `object` is attached by `link_fd`:
-// makes it the one that counts, then keeps it in `pins` (when given) in place
-// of the adopted one, whose link it closes. Returns the control entry written.
-// Throws ProbeError, with the adopted program counting again.
+// makes it the one that counts, carries a previous layout's counts, then
+// keeps it in `pins` (when given) in place of the adopted or previous one,
+// whose link it closes. Returns the control entry written. Throws
+// ProbeError, with the adopted or previous program counting again.
 netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, int link_fd,
                            Takeover& takeover);
 

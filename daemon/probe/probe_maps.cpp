@@ -15,7 +15,9 @@ ProbeMaps maps_of(const Probe& probe) {
           std::make_shared<KernelBpfMap>("netns_slots", probe.netns_slots_fd()),
           probe.netns_blocks(),
           probe.netns_block_slots(),
-          probe.netns_table_size()};
+          probe.netns_table_size(),
+          std::make_shared<KernelBpfMap>("carried_counters", probe.carried_counters_fd()),
+          std::make_shared<KernelBpfMap>("carried_totals", probe.carried_totals_fd())};
 }
 
 }  // namespace netif_rx

@@ -28,6 +28,11 @@ struct ProbeMaps {
   std::uint32_t netns_blocks = 0;
   std::uint32_t netns_block_slots = 1;
   std::uint32_t netns_table_size = 1;
+  // The counts carried over from a probe of another layout, written by the
+  // daemon only (pipeline/carried_devices.h): a per-CPU hash by device and
+  // a per-CPU array of totals slotted as probe_totals. Null: none.
+  std::shared_ptr<BpfMap> carried_counters = nullptr;
+  std::shared_ptr<BpfMap> carried_totals = nullptr;
 };
 
 // The maps of a loaded probe; valid while `probe` lives.

@@ -5,7 +5,8 @@
 // map (probe_control) beside them, outside any layout. The next exporter of
 // the same layout adopts the maps, attaches its own program and hands the
 // counting over to it (probe/probe_control.h); pins of another layout are
-// never read.
+// never adopted as this layout's: their counts are carried over
+// (probe/previous_layout.h), or they are removed.
 #pragma once
 
 #include <memory>
@@ -86,6 +87,16 @@ class ProbePins {
     store_->remove_control();
     store_->remove();
   }
+
+  // The other layouts kept beside this one, and what is kept for one.
+  std::vector<std::string> other_layouts() const { return store_->other_layouts(); }
+  std::vector<std::pair<std::string, UniqueFd>> take_layout(const std::string& layout) {
+    return store_->take_layout(layout);
+  }
+  // Drops another layout's pins (its probe detaches once its last descriptor
+  // closes).
+  void remove_layout(const std::string& layout) { store_->remove_layout(layout); }
+  std::string layout_where(const std::string& layout) const { return store_->layout_where(layout); }
 
   // True when the service manager, not the exporter, drops the pins (systemd's
   // store): a clean stop always leaves them.

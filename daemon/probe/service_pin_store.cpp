@@ -1,6 +1,7 @@
 #include "probe/service_pin_store.h"
 
 #include <cerrno>
+#include <cstring>
 
 #include "probe/probe_error.h"
 #include "sys/fd_store.h"
@@ -47,11 +48,16 @@ std::unique_ptr<ServicePinStore> ServicePinStore::open() {
       continue;
     }
     if (passed.name.rfind(prefix, 0) != 0) {
-      log::warn(
-          "dropping a probe of another layout from systemd's file-descriptor store: this "
-          "exporter cannot adopt it and starts counting afresh",
-          {{"name", passed.name}, {"layout", pin_layout_name()}});
-      remove_stored_fds(passed.name);
+      // probe.v<layout>.<name>: another layout's, carried over or dropped.
+      const std::string rest = passed.name.substr(std::strlen(kStoredProbePrefix));
+      const std::size_t dot = rest.find('.');
+      if (dot == std::string::npos || dot < 2 || rest[0] != 'v') {
+        log::warn("dropping a descriptor of no layout from systemd's file-descriptor store",
+                  {{"name", passed.name}});
+        remove_stored_fds(passed.name);
+        continue;
+      }
+      store->other_layouts_[rest.substr(0, dot)][rest.substr(dot + 1)] = std::move(passed.fd);
       continue;
     }
     store->passed_[passed.name.substr(prefix.size())] = std::move(passed.fd);
@@ -88,6 +94,33 @@ void ServicePinStore::replace(const std::string& name, int fd) {
   // afresh and says so.
   remove_stored_fds(layout_prefix() + name);
   keep(name, fd);
+}
+
+std::vector<std::string> ServicePinStore::other_layouts() const {
+  std::vector<std::string> layouts;
+  for (const auto& [layout, fds] : other_layouts_) layouts.push_back(layout);
+  return layouts;
+}
+
+std::vector<std::pair<std::string, UniqueFd>> ServicePinStore::take_layout(
+    const std::string& layout) {
+  std::vector<std::pair<std::string, UniqueFd>> kept;
+  const auto found = other_layouts_.find(layout);
+  if (found == other_layouts_.end()) return kept;
+  for (auto& [name, fd] : found->second) kept.emplace_back(name, std::move(fd));
+  return kept;
+}
+
+void ServicePinStore::remove_layout(const std::string& layout) {
+  const auto found = other_layouts_.find(layout);
+  if (found == other_layouts_.end()) return;
+  for (const auto& [name, fd] : found->second)
+    remove_stored_fds(kStoredProbePrefix + layout + "." + name);
+  other_layouts_.erase(found);
+}
+
+std::string ServicePinStore::layout_where(const std::string& layout) const {
+  return "systemd's file-descriptor store (" + std::string(kStoredProbePrefix) + layout + ".*)";
 }
 
 UniqueFd ServicePinStore::open_control() {

@@ -19,9 +19,9 @@ constexpr const char* kStoredProbePrefix = "probe.";
 
 class ServicePinStore final : public PinStore {
  public:
-  // Takes the probe's descriptors systemd passed back; those of another
-  // layout are dropped from the store (one log line each). Throws ProbeError
-  // when no service manager listens ($NOTIFY_SOCKET unset).
+  // Takes the probe's descriptors systemd passed back, this layout's and
+  // other layouts'. Throws ProbeError when no service manager listens
+  // ($NOTIFY_SOCKET unset).
   static std::unique_ptr<ServicePinStore> open();
 
   std::vector<std::string> names() const override;
@@ -32,6 +32,10 @@ class ServicePinStore final : public PinStore {
   void keep_control(int fd) override;
   void remove_control() override;
   void remove() override;
+  std::vector<std::string> other_layouts() const override;
+  std::vector<std::pair<std::string, UniqueFd>> take_layout(const std::string& layout) override;
+  void remove_layout(const std::string& layout) override;
+  std::string layout_where(const std::string& layout) const override;
   bool managed_by_service_manager() const override { return true; }
   std::string where(const std::string& name) const override;
   std::string where() const override;
@@ -42,6 +46,9 @@ class ServicePinStore final : public PinStore {
   ServicePinStore() = default;
 
   std::map<std::string, UniqueFd> passed_;  // by name without the layout's prefix
+  // Other layouts' descriptors: by layout ("v3"), then by name without the
+  // prefix.
+  std::map<std::string, std::map<std::string, UniqueFd>> other_layouts_;
   UniqueFd passed_control_;
   bool control_stored_ = false;      // systemd holds a control map
   std::vector<std::string> stored_;  // names kept by this exporter

@@ -57,14 +57,16 @@ bool enter_netns(const std::string& netns) {
 ExporterProcess::ExporterProcess(const std::string& config_yaml,
                                  const std::vector<std::string>& extra_flags,
                                  const std::string& netns,
-                                 const std::vector<std::string>& command_prefix)
+                                 const std::vector<std::string>& command_prefix,
+                                 const std::string& binary)
     : netns_(netns) {
   char dir_template[] = "/tmp/netif_rx_test.XXXXXX";
   dir_ = ::mkdtemp(dir_template);
   std::ofstream(dir_ + "/config.yaml") << config_yaml;
   port_ = free_port();
 
-  std::vector<std::string> argv{NETIF_RX_EXPORTER_BINARY, "--config.file=" + dir_ + "/config.yaml",
+  std::vector<std::string> argv{binary.empty() ? std::string(NETIF_RX_EXPORTER_BINARY) : binary,
+                                "--config.file=" + dir_ + "/config.yaml",
                                 "--web.listen-address=127.0.0.1:" + std::to_string(port_)};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   argv.insert(argv.begin(), command_prefix.begin(), command_prefix.end());

@@ -17,9 +17,11 @@ class ExporterProcess {
   // /run/netns), the exporter runs in that network namespace, which is then
   // its "host" namespace, and is scraped there. `command_prefix` runs it
   // through another program (e.g. unshare), which must exec it in the end.
+  // `binary`: another build of the exporter (empty: the one under test).
   ExporterProcess(const std::string& config_yaml, const std::vector<std::string>& extra_flags = {},
                   const std::string& netns = "",
-                  const std::vector<std::string>& command_prefix = {});
+                  const std::vector<std::string>& command_prefix = {},
+                  const std::string& binary = "");
   ~ExporterProcess();
   ExporterProcess(const ExporterProcess&) = delete;
   ExporterProcess& operator=(const ExporterProcess&) = delete;

@@ -2,8 +2,10 @@
 // packets through a test veth while the exporter is stopped (keeping its
 // pins) and killed, again and again. Each new exporter hands the counting over
 // to its own program; every packet is counted exactly once, no counter ever
-// goes down, and the probe's attach time stays. Also: the
-// single owner of a pin directory, and pins that are not the exporter's.
+// goes down, and the probe's attach time stays. An exporter of another
+// layout (a test build with a map more) takes the counting over the same way
+// and carries the counts into its own maps, and back. Also: the single owner
+// of a pin directory, and pins that are not the exporter's.
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
 #include <sys/mount.h>
@@ -191,10 +193,13 @@ class PinnedRestartTest : public ::testing::Test {
                                      "probe cannot be tested; the kernel needs CONFIG_BPF_SYSCALL";
   }
 
-  std::unique_ptr<ExporterProcess> start(bool keep_pins) {
+  // `binary`: another build of the exporter (empty: the one under test).
+  std::unique_ptr<ExporterProcess> start(bool keep_pins, const std::string& config = kConfig,
+                                         const std::string& binary = "") {
     std::vector<std::string> flags{"--bpf.pin-path=" + bpffs_.pin_path()};
     if (keep_pins) flags.emplace_back("--bpf.keep-pins");
-    auto exporter = std::make_unique<ExporterProcess>(kConfig, flags);
+    auto exporter =
+        std::make_unique<ExporterProcess>(config, flags, "", std::vector<std::string>{}, binary);
     return exporter;
   }
 
@@ -403,6 +408,116 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
   });
   EXPECT_EQ(packets_of(settled, pair.a.name), static_cast<double>(first_sent + second_sent))
       << exporter->log();
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+// Exporters of two layouts in turn (this build and the next layout's, whose
+// maps differ), under a stream to a device of this namespace (the array) and
+// one to a device of another namespace (a block, and the hash before it):
+// each hands the counting over from the other layout's program and carries
+// its counts, so that no packet is lost or counted twice, no counter goes
+// down, and the removed counts and the attach time stay.
+TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
+  TestNetwork network("nrl" + std::to_string(::getpid() % 100000));
+  const std::string ns = network.add_namespace("a");
+  const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
+  const VethPair gone_pair = network.add_veth_pair("h1", "", "a1", ns, 1);
+  // Between two other namespaces: far.a is a device of another namespace.
+  const std::string far_ns = network.add_namespace("f");
+  const VethPair far = network.add_veth_pair("f0", ns, "f1", far_ns, 2);
+  const std::string config = "poll_interval: 100ms\nnamespaces: all\n";
+  const std::string this_layout = "v" + std::to_string(NETIF_RX_PIN_LAYOUT);
+  const std::string next_layout = "v" + std::to_string(NETIF_RX_PIN_LAYOUT + 1);
+
+  ScrapeWatch watch;
+  auto exporter = start(true, config);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  watch.watch(exporter->port());
+  const double attach_time =
+      metric(exporter->scrape(), "netif_rx_exporter_probe_attach_time_seconds");
+  ASSERT_GT(attach_time, 0) << exporter->log();
+
+  // Removed counts, which every layout must go on from.
+  ASSERT_EQ(send_udp(ns, 0, gone_pair.a.address, 200, kPayloadBytes), 200);
+  ASSERT_EQ(packets_of(scrape_until(
+                           *exporter,
+                           [&](const Series& s) { return packets_of(s, gone_pair.a.name) >= 200; }),
+                       gone_pair.a.name),
+            200);
+  network.delete_link("", gone_pair.a.name);
+  ASSERT_GE(metric(scrape_until(*exporter,
+                                [](const Series& s) {
+                                  return metric(s, "netif_rx_removed_packets_total") >= 200;
+                                }),
+                   "netif_rx_removed_packets_total"),
+            200)
+      << exporter->log();
+
+  PacketStream to_this_namespace(ns, pair.a.address);
+  PacketStream to_other_namespace(far_ns, far.a.address);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the namespace gets a block
+  struct Step {
+    std::string binary;  // empty: this layout's
+    std::string from;
+    std::string to;
+    bool crash;
+  };
+  const std::string next_binary = NETIF_RX_NEXT_LAYOUT_EXPORTER_BINARY;
+  const std::vector<Step> steps{{next_binary, this_layout, next_layout, false},
+                                {"", next_layout, this_layout, true},
+                                {next_binary, this_layout, next_layout, true},
+                                {"", next_layout, this_layout, false}};
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
+    if (step.crash) {
+      exporter->kill_hard();
+    } else {
+      ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // down: the probe counts alone
+    exporter = start(i + 1 < steps.size(), config, step.binary);
+    ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+    watch.watch(exporter->port());
+    const std::string log = exporter->log();
+    EXPECT_NE(log.find("its counts are carried over"), std::string::npos) << log;
+    EXPECT_NE(log.find("from_layout=" + step.from + " to_layout=" + step.to), std::string::npos)
+        << log;
+    const Series series = exporter->scrape();
+    EXPECT_EQ(metric(series, "netif_rx_exporter_probe_adopted"), 1) << log;
+    EXPECT_NEAR(metric(series, "netif_rx_exporter_probe_attach_time_seconds"), attach_time, 0.01)
+        << log;
+    EXPECT_TRUE(std::filesystem::exists(bpffs_.pin_path() + "/" + step.to + "/carried_counters"));
+    EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path() + "/" + step.from)) << log;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  const long long sent_here = to_this_namespace.stop();
+  const long long sent_there = to_other_namespace.stop();
+  scrape_until(*exporter, [&](const Series& s) {
+    return packets_of(s, pair.a.name) >= sent_here && packets_of(s, far.a.name) >= sent_there;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
+  const Series settled = exporter->scrape();
+  watch.stop();
+  std::printf(
+      "layout changes (%zu, %s <-> %s, SIGTERM and kill -9 in turn): this namespace's device "
+      "sent %lld, counted %.0f; another namespace's device sent %lld, counted %.0f; longest "
+      "scrape gap %lld ms over %d scrapes\n",
+      steps.size(), this_layout.c_str(), next_layout.c_str(), sent_here,
+      packets_of(settled, pair.a.name), sent_there, packets_of(settled, far.a.name),
+      static_cast<long long>(watch.longest_gap().count()), watch.scrapes());
+  EXPECT_EQ(packets_of(settled, pair.a.name), static_cast<double>(sent_here)) << exporter->log();
+  EXPECT_EQ(packets_of(settled, far.a.name), static_cast<double>(sent_there)) << exporter->log();
+  EXPECT_EQ(watch.decreases(), std::vector<std::string>{});
+  EXPECT_GE(metric(settled, "netif_rx_removed_packets_total"), 200);
+  const double accounted = metric(settled, "netif_rx_packets_total") +
+                           metric(settled, "netif_rx_untracked_packets_total") +
+                           metric(settled, "netif_rx_removed_packets_total");
+  const double probe_counted = metric(settled, "netif_rx_counted_packets_total");
+  EXPECT_GE(accounted, probe_counted);
+  EXPECT_LE(accounted - probe_counted, 50)
+      << "accounted " << accounted << ", counted " << probe_counted;
+
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
   EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
 }

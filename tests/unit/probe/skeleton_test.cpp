@@ -120,6 +120,22 @@ TEST_F(OpenedSkeleton, ProbeTotalsHoldsEverySlotTheDaemonReads) {
   }
 }
 
+// The carried maps hold what the counting maps held (probe/carried_counts.h),
+// keyed and valued alike; the hash takes memory only after a layout change.
+TEST_F(OpenedSkeleton, CarriedMapsAreShapedAsTheCountingMaps) {
+  const bpf_map* devices = skeleton_->maps.carried_counters;
+  ASSERT_NE(devices, nullptr);
+  EXPECT_EQ(bpf_map__type(devices), BPF_MAP_TYPE_PERCPU_HASH);
+  EXPECT_EQ(bpf_map__key_size(devices), sizeof(netif_rx_device_key));
+  EXPECT_EQ(bpf_map__value_size(devices), sizeof(netif_rx_counters));
+  EXPECT_NE(bpf_map__map_flags(devices) & BPF_F_NO_PREALLOC, 0U);
+  const bpf_map* totals = skeleton_->maps.carried_totals;
+  ASSERT_NE(totals, nullptr);
+  EXPECT_EQ(bpf_map__type(totals), BPF_MAP_TYPE_PERCPU_ARRAY);
+  EXPECT_EQ(bpf_map__value_size(totals), sizeof(netif_rx_counters));
+  EXPECT_EQ(bpf_map__max_entries(totals), static_cast<__u32>(NETIF_RX_PROBE_TOTALS_SLOTS));
+}
+
 // The control map's definition never changes (bpf/netif_rx.h): every layout's
 // exporter must find it the same.
 TEST_F(OpenedSkeleton, ControlMapMatchesTheSharedHeader) {

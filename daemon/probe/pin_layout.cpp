@@ -1,0 +1,10 @@
+// The one place of the daemon that names the layout it was built with: a
+// test build of another layout (tests/CMakeLists.txt) compiles it anew.
+#include "netif_rx.h"
+#include "probe/pin_store.h"
+
+namespace netif_rx {
+
+std::string pin_layout_name() { return "v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
+
+}  // namespace netif_rx
