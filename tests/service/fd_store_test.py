@@ -5,10 +5,12 @@ on FDSTOREREMOVE=1) and starts the next exporter with them in $LISTEN_FDS and
 $LISTEN_FDNAMES, after a listening socket named as a .socket unit's, as systemd
 does. Checks: what is stored and how (FDPOLL=0, one descriptor per name), the
 adoption (adopted 1, the same attach time, no counter down, the socket served
-beside the probe's descriptors, the counting handed over to the new program), an exporter without --bpf.fd-store dropping
+beside the probe's descriptors, the counting handed over to the new program), with
+NEXT_LAYOUT_BINARY an exporter of the next layout carrying the counts over and
+replacing the stored layout, an exporter without --bpf.fd-store dropping
 the stored probe, the program detached once the store is closed, and the
 flag's error outside systemd. One line per check; exit 1 on any failure.
-Usage: fd_store_test.py BINARY"""
+Usage: fd_store_test.py BINARY [NEXT_LAYOUT_BINARY]"""
 import array
 import os
 import shutil
@@ -21,6 +23,7 @@ import time
 import urllib.request
 
 binary = sys.argv[1]
+next_layout_binary = sys.argv[2] if len(sys.argv) > 2 else None
 if os.geteuid() != 0 or shutil.which("bpftool") is None:
     print("FAIL: needs root (to load the probe) and bpftool (scripts/install-deps.sh installs it)")
     sys.exit(1)
@@ -74,8 +77,10 @@ def receive(until, seconds=60):
     return False
 
 
-def start(name, args, passed=(), with_notify=True):
-    """Starts the exporter with `passed` ((name, fd) pairs) from fd 3 on."""
+def start(name, args, passed=(), with_notify=True, program=None):
+    """Starts the exporter (`program`: another build) with `passed` ((name, fd)
+    pairs) from fd 3 on."""
+    program = program or binary
     messages.clear()
     log = open(os.path.join(work, name + ".log"), "wb")
     pid = os.fork()
@@ -95,7 +100,7 @@ def start(name, args, passed=(), with_notify=True):
                 env["LISTEN_PID"] = str(os.getpid())
                 env["LISTEN_FDS"] = str(len(passed))
                 env["LISTEN_FDNAMES"] = ":".join(n for n, _ in passed)
-            os.execve(binary, [binary] + args, env)
+            os.execve(program, [program] + args, env)
         finally:
             os._exit(127)
     log.close()
@@ -232,6 +237,32 @@ def run():
     check("SIGTERM: exit 0", stop(pid) == 0)
     listener.close()
 
+    # 2b. An exporter of the next layout hands the counting over and carries the counts.
+    if next_layout_binary:
+        port = free_port()
+        passed = [(n, fd) for n in sorted(stored) for fd in stored[n]]
+        pid = start("next_layout", base_args + [f"--web.listen-address=127.0.0.1:{port}"], passed,
+                    program=next_layout_binary)
+        check("the next layout's exporter says READY=1", receive(ready))
+        now = [n for n in sorted(stored) if n != "probe.control"]
+        new_layout = now[0].split(".")[1] if now else "?"
+        check(f"it stores its probe as probe.{new_layout}.* and drops probe.{layout}.*",
+              new_layout != layout and all(n.startswith(f"probe.{new_layout}.") for n in now)
+              and f"probe.{new_layout}.carried_counters" in now and "probe.control" in stored)
+        third = scrape(port)
+        check("it carried the counts over (adopted 1)",
+              third.get("netif_rx_exporter_probe_adopted") == 1
+              and "its counts are carried over" in read_log("next_layout"))
+        again = third.get("netif_rx_exporter_probe_attach_time_seconds", 0)
+        check(f"the attach time stayed ({attach} -> {again})", abs(again - attach) < 0.01)
+        down = [s for s in counters if third.get(s, -1) < second.get(s, 0)]
+        check(f"no packet counter went down or away{(' (' + ', '.join(down[:3]) + ')') if down else ''}",
+              not down)
+        check(f"the previous layout's program (id {prog}) detached", program_gone(prog))
+        prog = program_id(stored.get(f"probe.{new_layout}.program", [-1])[0])
+        check("SIGTERM: exit 0", stop(pid) == 0)
+        names = sorted(stored)
+
     # 3. Without --bpf.fd-store the stored probe is dropped from the store.
     port = free_port()
     passed = [(n, fd) for n in names for fd in stored[n]]
@@ -269,7 +300,7 @@ finally:
     notify.close()
     print(f"{len(failures)} failed")
     if failures:
-        for name in ("first", "second", "without"):
+        for name in ("first", "second", "next_layout", "without"):
             print(f"--- {name}.log (last 10 lines)")
             print("\n".join(read_log(name).splitlines()[-10:]))
     shutil.rmtree(work, ignore_errors=True)
