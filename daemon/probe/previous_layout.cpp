@@ -147,11 +147,13 @@ bool read_settings(int rodata_fd, bool needs_host, bool needs_blocks, PreviousSe
 }  // namespace
 
 std::optional<PreviousLayout> inspect_previous_layout(
-    const std::string& layout, std::vector<std::pair<std::string, UniqueFd>> kept, int control_fd,
+    const std::string& layout, std::vector<std::pair<std::string, UniqueFd>>&& kept, int control_fd,
     std::string& why) {
   PreviousLayout previous;
   previous.layout = layout;
-  for (auto& [name, fd] : kept) {
+  for (auto& entry : kept) {
+    const std::string& name = entry.first;
+    UniqueFd& fd = entry.second;
     if (name == "link") {
       previous.link = std::move(fd);
     } else if (name == "program") {

@@ -30,7 +30,7 @@ struct PreviousLayout {
 // Checks what the store kept for `layout` against the control map
 // `control_fd`. nullopt, with `why` set, when its counts cannot be carried.
 std::optional<PreviousLayout> inspect_previous_layout(
-    const std::string& layout, std::vector<std::pair<std::string, UniqueFd>> kept, int control_fd,
+    const std::string& layout, std::vector<std::pair<std::string, UniqueFd>>&& kept, int control_fd,
     std::string& why);
 
 }  // namespace netif_rx
