@@ -31,6 +31,55 @@ struct PollStep::Named {
   std::optional<PollError> error;
 };
 
+// Sorted: compact keys, each with its series' position, so that the sort
+// compares integers in one contiguous array and reads a name only when the
+// first 16 bytes of two names are equal and one is longer.
+struct PollStep::SortKey {
+  std::uint64_t name_high = 0;  // the name's bytes 0..7, big-endian, zero-padded
+  std::uint64_t name_low = 0;   // bytes 8..15
+  std::uint32_t netns_inum = 0;
+  std::uint32_t index = 0;  // in the snapshot's devices
+};
+
+// The sort keys of the series, made as the poll names them (the series at
+// hand): each at the place the last poll's order gave its series, the others
+// after. A poll that reads the same series as the last one has them in order.
+class PollStep::SortKeysInLastOrder {
+ public:
+  // `places`: how many series the last order had.
+  explicit SortKeysInLastOrder(std::size_t places)
+      : keys_(places, SortKey{0, 0, 0, kUnranked}), places_(places) {}
+
+  // The series at `index` in the snapshot; `rank`: its place in the last
+  // order (kUnranked: none).
+  void add(const DeviceSeries& series, std::uint32_t index, std::uint32_t rank) {
+    const SortKey key{name_prefix_word(series.name, 0), name_prefix_word(series.name, 8),
+                      series.key.netns_inum, index};
+    if (rank < places_ && keys_[rank].index == kUnranked) {
+      keys_[rank] = key;
+      ++placed_;
+    } else {
+      unplaced_.push_back(key);
+    }
+  }
+
+  // The keys: first the `placed` ones, in the last order, then the others.
+  std::vector<SortKey> take(std::size_t& placed) {
+    if (placed_ != places_) {
+      std::erase_if(keys_, [](const SortKey& key) { return key.index == kUnranked; });
+    }
+    placed = placed_;
+    keys_.insert(keys_.end(), unplaced_.begin(), unplaced_.end());
+    return std::move(keys_);
+  }
+
+ private:
+  std::vector<SortKey> keys_;  // by place in the last order
+  std::size_t places_ = 0;
+  std::size_t placed_ = 0;
+  std::vector<SortKey> unplaced_;
+};
+
 PollStep::PollStep(PollStepOptions options)
     : options_(std::move(options)),
       filter_(DeviceFilter(options_.devices)),
@@ -67,6 +116,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   result.snapshot.devices.reserve(contents.device_counters.size());
   std::vector<SeriesOrigin> origins;  // of each series, in order
   origins.reserve(contents.device_counters.size());
+  SortKeysInLastOrder sort_keys(ranked_series_);
   std::vector<DeviceTable<Seen>::Id> read_order(contents.device_counters.size());
   Seen first_read;  // of a key this poll reads first
   first_read.first = polls_;
@@ -91,7 +141,9 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
     // Two names may give one label value (bytes that are not UTF-8).
     result.snapshot.devices.push_back(
         {device.key, std::move(*named.label), std::move(device.per_cpu)});
-    origins.push_back({seen.first, id, seen.ranked == rank_round_ ? seen.rank : kUnranked});
+    sort_keys.add(result.snapshot.devices.back(), static_cast<std::uint32_t>(origins.size()),
+                  seen.ranked == rank_round_ ? seen.rank : kUnranked);
+    origins.push_back({seen.first, id});
   }
   // Entries this poll did not read are forgotten: one that comes back is new.
   // (Every entry was read when as many were read this poll as are kept.)
@@ -101,7 +153,9 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   read_order_ = std::move(read_order);
   stale_.end_poll();
   filter_.forget_unused();
-  keep_newest_per_name(result, origins);
+  std::size_t placed = 0;
+  std::vector<SortKey> sorted = sort_keys.take(placed);
+  keep_newest_per_name(result, origins, std::move(sorted), placed);
   // The series are now in the snapshot's order, by (name, netns): one per pair.
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   warn_untracked(result, now);
@@ -145,44 +199,6 @@ void PollStep::mark_seen(Seen& seen, bool slot) {
   }
 }
 
-// Sorted: compact keys, each with its series' position, so that the sort
-// compares integers in one contiguous array and reads a name only when the
-// first 16 bytes of two names are equal and one is longer.
-struct PollStep::SortKey {
-  std::uint64_t name_high = 0;  // the name's bytes 0..7, big-endian, zero-padded
-  std::uint64_t name_low = 0;   // bytes 8..15
-  std::uint32_t netns_inum = 0;
-  std::uint32_t index = 0;  // in the snapshot's devices
-};
-
-std::vector<PollStep::SortKey> PollStep::sort_keys_in_last_order(
-    const std::vector<DeviceSeries>& devices, const std::vector<SeriesOrigin>& origins,
-    std::size_t& placed) const {
-  std::vector<std::uint32_t> by_last_rank(ranked_series_, kUnranked);
-  std::vector<std::uint32_t> unplaced;
-  for (std::uint32_t i = 0; i < devices.size(); ++i) {
-    const std::uint32_t rank = origins[i].last_rank;
-    if (rank < by_last_rank.size() && by_last_rank[rank] == kUnranked) {
-      by_last_rank[rank] = i;
-    } else {
-      unplaced.push_back(i);
-    }
-  }
-  std::vector<SortKey> keys;
-  keys.reserve(devices.size());
-  const auto add = [&devices, &keys](std::uint32_t i) {
-    const std::string& name = devices[i].name;
-    keys.push_back(
-        {name_prefix_word(name, 0), name_prefix_word(name, 8), devices[i].key.netns_inum, i});
-  };
-  for (const std::uint32_t i : by_last_rank) {
-    if (i != kUnranked) add(i);
-  }
-  placed = keys.size();
-  for (const std::uint32_t i : unplaced) add(i);
-  return keys;
-}
-
 void PollStep::give_places(const std::vector<SortKey>& sorted,
                            const std::vector<SeriesOrigin>& origins) {
   ++rank_round_;
@@ -194,7 +210,8 @@ void PollStep::give_places(const std::vector<SortKey>& sorted,
   ranked_series_ = static_cast<std::uint32_t>(sorted.size());
 }
 
-void PollStep::keep_newest_per_name(PollResult& result, const std::vector<SeriesOrigin>& origins) {
+void PollStep::keep_newest_per_name(PollResult& result, const std::vector<SeriesOrigin>& origins,
+                                    std::vector<SortKey> sorted, std::size_t placed) {
   std::vector<DeviceSeries>& devices = result.snapshot.devices;
   const auto newest_first = [&devices, &origins](const SortKey& a, const SortKey& b) {
     // Grouped by (name, netns): the order of the snapshot, once one series
@@ -217,8 +234,6 @@ void PollStep::keep_newest_per_name(PollResult& result, const std::vector<Series
   // In the last poll's order first: most polls read the same series, which
   // one pass then finds still in order; the series new since (or whose
   // place was lost) are sorted alone and merged in.
-  std::size_t placed = 0;
-  std::vector<SortKey> sorted = sort_keys_in_last_order(devices, origins, placed);
   const auto placed_end = sorted.begin() + static_cast<std::ptrdiff_t>(placed);
   const bool still_in_order = std::is_sorted(sorted.begin(), placed_end, newest_first);
   if (still_in_order) {

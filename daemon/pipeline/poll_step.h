@@ -156,9 +156,8 @@ class PollStep {
   struct SeriesOrigin {
     std::uint64_t first_poll = 0;  // the poll that first read its entry
     std::uint32_t seen = 0;        // its state in seen_
-    std::uint32_t last_rank = 0;   // its place in the last order; kUnranked: none
   };
-  static constexpr std::uint32_t kUnranked = UINT32_MAX;
+  static constexpr std::uint32_t kUnranked = UINT32_MAX;  // no place in the last order
 
   // `seen`: the entry's state, which keeps its name while `names_kept` (the
   // poll's two link views are the same one).
@@ -172,13 +171,12 @@ class PollStep {
   void mark_seen(Seen& seen, bool slot);
   // Keeps one series per (netns, name): the newest (see the identity rule);
   // leaves them sorted by (name, netns), the snapshot's order.
-  void keep_newest_per_name(PollResult& result, const std::vector<SeriesOrigin>& origins);
   struct SortKey;  // a series as the sort sees it
-  // The sort keys of the series: first those that have a place in the last
-  // poll's order (`placed` of them), in that order, then the others.
-  std::vector<SortKey> sort_keys_in_last_order(const std::vector<DeviceSeries>& devices,
-                                               const std::vector<SeriesOrigin>& origins,
-                                               std::size_t& placed) const;
+  class SortKeysInLastOrder;
+  // `sorted`: the series' sort keys, the first `placed` ones in the last
+  // poll's order (see SortKeysInLastOrder).
+  void keep_newest_per_name(PollResult& result, const std::vector<SeriesOrigin>& origins,
+                            std::vector<SortKey> sorted, std::size_t placed);
   // Gives each series its place in `sorted`, for the next poll.
   void give_places(const std::vector<SortKey>& sorted, const std::vector<SeriesOrigin>& origins);
   // Names that had no counters entry at this poll and the last one: left
