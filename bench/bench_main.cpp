@@ -3,10 +3,14 @@
 // one table.
 //
 //   netif_rx_bench [--rounds=N] [--packets=N] [--kernel-rounds=N]
-//                  [--scrapes=N] [--render-only] [Google Benchmark flags]
+//                  [--scrapes=N] [--render-only] [--poll-only[=N,N,...]]
+//                  [--poll-rounds=N] [Google Benchmark flags]
 //
 // --render-only: the /metrics render rows alone (no BPF, no root), e.g. to
 // compare two builds of the exposition code.
+// --poll-only: the poll rows alone (root: the probe is loaded, not
+// attached), by default at 10, 1,000, 10,000 and 100,000 devices, or at the
+// device counts given; --poll-rounds polls each count N times (31).
 #include <bpf/bpf.h>
 #include <unistd.h>
 
@@ -14,9 +18,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +50,9 @@ struct Options {
   int kernel_rounds = 31;  // rounds of the kernel-statistics phase
   int scrapes = 10000;
   bool render_only = false;
+  bool poll_only = false;
+  std::vector<int> poll_devices{10, 1000, 10000, 100000};
+  int poll_rounds = 31;
 };
 
 int flag(const std::string& arg, const char* name, int fallback) {
@@ -65,7 +74,16 @@ Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args)
     options.packets = flag(arg, "packets", options.packets);
     options.kernel_rounds = flag(arg, "kernel-rounds", options.kernel_rounds);
     options.scrapes = flag(arg, "scrapes", options.scrapes);
+    options.poll_rounds = flag(arg, "poll-rounds", options.poll_rounds);
     if (arg == "--render-only") options.render_only = true;
+    if (arg == "--poll-only") options.poll_only = true;
+    if (arg.rfind("--poll-only=", 0) == 0) {
+      options.poll_only = true;
+      options.poll_devices.clear();
+      std::istringstream counts(arg.substr(std::strlen("--poll-only=")));
+      for (std::string count; std::getline(counts, count, ',');)
+        options.poll_devices.push_back(std::stoi(count));
+    }
   }
   return options;
 }
@@ -536,11 +554,11 @@ void add_render_rows(std::vector<Row>& rows, const RenderTimes& render) {
   }
 }
 
-// Rows (4): the exporter's own costs.
-void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int scrapes) {
+// Rows (4): the poll times, by device count.
+void add_poll_rows(std::vector<Row>& rows, const std::map<int, Summary>& polls) {
   // Goals: linear in the devices, 0.5 us a device from 1,000 on.
   const std::map<int, double> poll_limits{{1000, 0.5}, {10000, 5}, {100000, 50}};
-  for (const auto& [devices, summary] : costs.polls) {
+  for (const auto& [devices, summary] : polls) {
     const auto limit = poll_limits.find(devices);
     rows.push_back({"(4) poll ms, " + std::to_string(devices) + " devices (synthetic)",
                     fmt(summary.median, 3), spread(summary, 3),
@@ -549,6 +567,11 @@ void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int s
                         : "<= " + fmt(limit->second, limit->second < 1 ? 1 : 0) +
                               " ms: " + verdict(summary.median, limit->second)});
   }
+}
+
+// Rows (4): the exporter's own costs.
+void add_exporter_rows(std::vector<Row>& rows, const ExporterCosts& costs, int scrapes) {
+  add_poll_rows(rows, costs.polls);
   add_render_rows(rows, costs.render);
   const ScrapeCosts& scrape = costs.scrape;
   rows.push_back({"(4) /metrics over HTTP ms, real exporter (" + std::to_string(scrape.series) +
@@ -632,6 +655,12 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (::geteuid() != 0) throw std::runtime_error("the benchmark loads BPF: run it as root");
+  if (options.poll_only) {
+    std::vector<Row> rows{{"measurement", "median", "p25 .. p75", "goal"}};
+    add_poll_rows(rows, poll_times(options.poll_devices, options.poll_rounds));
+    print_table(rows);
+    return 0;
+  }
   if (sysctl_stats_on())
     std::fprintf(stderr,
                  "warning: kernel.bpf_stats_enabled=1: the statistics-off figures include the "

@@ -4,10 +4,10 @@ namespace netif_rx {
 
 bool StaleTracker::stale(const netif_rx_device_key& key, std::uint64_t packets,
                          Clock::time_point now) {
-  auto [it, inserted] = entries_.try_emplace(key);
-  Entry& entry = it->second;
-  entry.seen = true;
-  if (inserted || entry.packets != packets) {
+  const auto [id, added] = entries_.find_or_add(key, Entry{packets, now, poll_});
+  Entry& entry = entries_[id];
+  entry.seen = poll_;
+  if (added || entry.packets != packets) {
     entry.packets = packets;
     entry.changed = now;
     return false;
@@ -16,8 +16,8 @@ bool StaleTracker::stale(const netif_rx_device_key& key, std::uint64_t packets,
 }
 
 void StaleTracker::end_poll() {
-  std::erase_if(entries_, [](const auto& entry) { return !entry.second.seen; });
-  for (auto& [key, entry] : entries_) entry.seen = false;
+  entries_.remove_if([this](const Entry& entry) { return entry.seen != poll_; });
+  ++poll_;
 }
 
 }  // namespace netif_rx

@@ -5,8 +5,8 @@
 
 #include <chrono>
 #include <cstdint>
-#include <unordered_map>
 
+#include "devices/device_table.h"
 #include "probe/map_reader.h"
 
 namespace netif_rx {
@@ -23,7 +23,7 @@ class StaleTracker {
   // count has not changed for at least the limit.
   bool stale(const netif_rx_device_key& key, std::uint64_t packets, Clock::time_point now);
   // Forgets `key` (its entries were deleted).
-  void forget(const netif_rx_device_key& key) { entries_.erase(key); }
+  void forget(const netif_rx_device_key& key) { entries_.remove(key); }
   // Forgets every key not passed to stale() since the last call: memory stays
   // bounded by the map's entries.
   void end_poll();
@@ -34,10 +34,11 @@ class StaleTracker {
   struct Entry {
     std::uint64_t packets = 0;
     Clock::time_point changed{};
-    bool seen = false;
+    std::uint64_t seen = 0;  // the last poll (poll_) that passed it to stale()
   };
   std::chrono::milliseconds limit_;
-  std::unordered_map<netif_rx_device_key, Entry, DeviceKeyHash> entries_;
+  DeviceTable<Entry> entries_;
+  std::uint64_t poll_ = 1;  // counted by end_poll()
 };
 
 }  // namespace netif_rx

@@ -26,9 +26,58 @@ std::uint64_t name_prefix_word(const std::string& name, std::size_t from) {
 
 // A device's name for this poll, or why it has none.
 struct PollStep::Named {
-  std::optional<std::string> name;      // nullopt: left out of this snapshot
+  std::optional<std::string> label;     // exported as; nullopt: left out of this snapshot
   std::optional<MapDeletion> deletion;  // its entries are to be removed
   std::optional<PollError> error;
+};
+
+// Sorted: compact keys, each with its series' position, so that the sort
+// compares integers in one contiguous array and reads a name only when the
+// first 16 bytes of two names are equal and one is longer.
+struct PollStep::SortKey {
+  std::uint64_t name_high = 0;  // the name's bytes 0..7, big-endian, zero-padded
+  std::uint64_t name_low = 0;   // bytes 8..15
+  std::uint32_t netns_inum = 0;
+  std::uint32_t index = 0;  // in the snapshot's devices
+};
+
+// The sort keys of the series, made as the poll names them (the series at
+// hand): each at the place the last poll's order gave its series, the others
+// after. A poll that reads the same series as the last one has them in order.
+class PollStep::SortKeysInLastOrder {
+ public:
+  // `places`: how many series the last order had.
+  explicit SortKeysInLastOrder(std::size_t places)
+      : keys_(places, SortKey{0, 0, 0, kUnranked}), places_(places) {}
+
+  // The series at `index` in the snapshot; `rank`: its place in the last
+  // order (kUnranked: none).
+  void add(const DeviceSeries& series, std::uint32_t index, std::uint32_t rank) {
+    const SortKey key{name_prefix_word(series.name, 0), name_prefix_word(series.name, 8),
+                      series.key.netns_inum, index};
+    if (rank < places_ && keys_[rank].index == kUnranked) {
+      keys_[rank] = key;
+      ++placed_;
+    } else {
+      unplaced_.push_back(key);
+    }
+  }
+
+  // The keys: first the `placed` ones, in the last order, then the others.
+  std::vector<SortKey> take(std::size_t& placed) {
+    if (placed_ != places_) {
+      std::erase_if(keys_, [](const SortKey& key) { return key.index == kUnranked; });
+    }
+    placed = placed_;
+    keys_.insert(keys_.end(), unplaced_.begin(), unplaced_.end());
+    return std::move(keys_);
+  }
+
+ private:
+  std::vector<SortKey> keys_;  // by place in the last order
+  std::size_t places_ = 0;
+  std::size_t placed_ = 0;
+  std::vector<SortKey> unplaced_;
 };
 
 PollStep::PollStep(PollStepOptions options)
@@ -40,6 +89,7 @@ void PollStep::reconfigure(DeviceFilterConfig devices, Milliseconds stale_after)
   options_.devices = std::move(devices);
   options_.stale_after = stale_after;
   filter_ = CachedDeviceFilter(DeviceFilter(options_.devices));
+  ++naming_round_;  // the names kept were filtered by the old ones
   stale_.set_limit(stale_after);
 }
 
@@ -56,13 +106,28 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   contents.host_slots.clear();
   seen_this_poll_ = 0;
   hash_seen_this_poll_ = 0;
+  // Names kept from earlier polls hold while both views are the one they
+  // were found in (a view does not change once published).
+  const bool names_kept = links.before == links.after;
+  if (names_kept && links.before != named_view_) {
+    named_view_ = links.before;
+    ++naming_round_;
+  }
   result.snapshot.devices.reserve(contents.device_counters.size());
-  std::vector<std::uint64_t> first_polls;  // of each series, in order
-  first_polls.reserve(contents.device_counters.size());
+  std::vector<SeriesOrigin> origins;  // of each series, in order
+  origins.reserve(contents.device_counters.size());
+  SortKeysInLastOrder sort_keys(ranked_series_);
+  std::vector<DeviceTable<Seen>::Id> read_order(contents.device_counters.size());
+  Seen first_read;  // of a key this poll reads first
+  first_read.first = polls_;
   for (std::size_t i = 0; i < contents.device_counters.size(); ++i) {
     DeviceCounters& device = contents.device_counters[i];
+    // The map hands out its entries in the same order while they stay.
+    const auto guess = i < read_order_.size() ? read_order_[i] : DeviceTable<Seen>::kNone;
+    const auto id = seen_.find_or_add(device.key, first_read, guess).first;
+    read_order[i] = id;
     Named named = device.key.netns_inum == options_.host_netns_inum
-                      ? name_host_device(device, links)
+                      ? name_host_device(device, links, seen_[id], names_kept)
                       : name_other_device(device, contents.device_names, now);
     if (named.error) result.errors.push_back(std::move(*named.error));
     if (named.deletion) {
@@ -70,21 +135,27 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
       account_removed(device.key, device.per_cpu);  // a slot's counts too: it is zeroed
       continue;
     }
-    const Seen& seen = mark_seen(device.key, i >= hash_entries);
-    if (!named.name || !filter_.exported(*named.name)) continue;
+    Seen& seen = seen_[id];
+    mark_seen(seen, i >= hash_entries);
+    if (!named.label) continue;
     // Two names may give one label value (bytes that are not UTF-8).
     result.snapshot.devices.push_back(
-        {device.key, to_label_value(*named.name), std::move(device.per_cpu)});
-    first_polls.push_back(seen.first);
+        {device.key, std::move(*named.label), std::move(device.per_cpu)});
+    sort_keys.add(result.snapshot.devices.back(), static_cast<std::uint32_t>(origins.size()),
+                  seen.ranked == rank_round_ ? seen.rank : kUnranked);
+    origins.push_back({seen.first, id});
   }
   // Entries this poll did not read are forgotten: one that comes back is new.
   // (Every entry was read when as many were read this poll as are kept.)
-  if (seen_this_poll_ != first_seen_.size()) {
-    std::erase_if(first_seen_, [this](const auto& entry) { return entry.second.last != polls_; });
+  if (seen_this_poll_ != seen_.size()) {
+    seen_.remove_if([this](const Seen& seen) { return seen.last != polls_; });
   }
+  read_order_ = std::move(read_order);
   stale_.end_poll();
   filter_.forget_unused();
-  keep_newest_per_name(result, first_polls);
+  std::size_t placed = 0;
+  std::vector<SortKey> sorted = sort_keys.take(placed);
+  keep_newest_per_name(result, origins, std::move(sorted), placed);
   // The series are now in the snapshot's order, by (name, netns): one per pair.
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   warn_untracked(result, now);
@@ -107,17 +178,16 @@ void PollStep::account_removed(const netif_rx_device_key& key,
   add_removed(per_cpu);
   stale_.forget(key);
   unnamed_.erase(key);
-  const auto seen = first_seen_.find(key);
-  if (seen == first_seen_.end()) return;
-  if (seen->second.last == polls_) {
+  const auto id = seen_.find(key);
+  if (id == DeviceTable<Seen>::kNone) return;
+  if (const Seen& seen = seen_[id]; seen.last == polls_) {
     --seen_this_poll_;
-    if (!seen->second.slot) --hash_seen_this_poll_;
+    if (!seen.slot) --hash_seen_this_poll_;
   }
-  first_seen_.erase(seen);
+  seen_.remove(key);
 }
 
-PollStep::Seen& PollStep::mark_seen(const netif_rx_device_key& key, bool slot) {
-  Seen& seen = first_seen_.try_emplace(key, Seen{polls_, 0, slot}).first->second;
+void PollStep::mark_seen(Seen& seen, bool slot) {
   if (seen.last != polls_) {  // the first reading of this key in this poll
     seen.last = polls_;
     seen.slot = slot;
@@ -127,29 +197,25 @@ PollStep::Seen& PollStep::mark_seen(const netif_rx_device_key& key, bool slot) {
     seen.slot = true;
     --hash_seen_this_poll_;
   }
-  return seen;
 }
 
-void PollStep::keep_newest_per_name(PollResult& result,
-                                    const std::vector<std::uint64_t>& first_polls) {
-  std::vector<DeviceSeries>& devices = result.snapshot.devices;
-  // Sorted: compact keys, each with its series' position, so that the sort
-  // compares integers in one contiguous array and reads a name only when
-  // the first 16 bytes of two names are equal and one is longer.
-  struct SortKey {
-    std::uint64_t name_high = 0;  // the name's bytes 0..7, big-endian, zero-padded
-    std::uint64_t name_low = 0;   // bytes 8..15
-    std::uint32_t netns_inum = 0;
-    std::uint32_t index = 0;  // in devices
-  };
-  std::vector<SortKey> keys(devices.size());
-  for (std::uint32_t i = 0; i < keys.size(); ++i) {
-    const std::string& name = devices[i].name;
-    keys[i] = {name_prefix_word(name, 0), name_prefix_word(name, 8), devices[i].key.netns_inum, i};
+void PollStep::give_places(const std::vector<SortKey>& sorted,
+                           const std::vector<SeriesOrigin>& origins) {
+  ++rank_round_;
+  for (std::uint32_t rank = 0; rank < sorted.size(); ++rank) {
+    Seen& seen = seen_[origins[sorted[rank].index].seen];
+    seen.ranked = rank_round_;
+    seen.rank = rank;
   }
-  const auto newest_first = [&devices, &first_polls](const SortKey& a, const SortKey& b) {
+  ranked_series_ = static_cast<std::uint32_t>(sorted.size());
+}
+
+void PollStep::keep_newest_per_name(PollResult& result, const std::vector<SeriesOrigin>& origins,
+                                    std::vector<SortKey> sorted, std::size_t placed) {
+  std::vector<DeviceSeries>& devices = result.snapshot.devices;
+  const auto newest_first = [&devices, &origins](const SortKey& a, const SortKey& b) {
     // Grouped by (name, netns): the order of the snapshot, once one series
-    // is left per group. Within a group, newest first (first_polls: the
+    // is left per group. Within a group, newest first (first_poll: the
     // poll that first read each series' key); of the same poll, the higher
     // ifindex, then (a namespace and its successor under the same inode
     // number, both first read by this poll) the higher salt, an arbitrary
@@ -162,14 +228,28 @@ void PollStep::keep_newest_per_name(PollResult& result,
     if (x.name.size() > 16 || y.name.size() > 16 || x.name.size() != y.name.size()) {
       if (const int order = x.name.compare(y.name); order != 0) return order < 0;
     }
-    return std::tie(a.netns_inum, first_polls[b.index], y.key.ifindex, y.key.netns_salt) <
-           std::tie(b.netns_inum, first_polls[a.index], x.key.ifindex, x.key.netns_salt);
+    return std::tie(a.netns_inum, origins[b.index].first_poll, y.key.ifindex, y.key.netns_salt) <
+           std::tie(b.netns_inum, origins[a.index].first_poll, x.key.ifindex, x.key.netns_salt);
   };
-  std::sort(keys.begin(), keys.end(), newest_first);
+  // In the last poll's order first: most polls read the same series, which
+  // one pass then finds still in order; the series new since (or whose
+  // place was lost) are sorted alone and merged in.
+  const auto placed_end = sorted.begin() + static_cast<std::ptrdiff_t>(placed);
+  const bool still_in_order = std::is_sorted(sorted.begin(), placed_end, newest_first);
+  if (still_in_order) {
+    std::sort(placed_end, sorted.end(), newest_first);
+    std::inplace_merge(sorted.begin(), placed_end, sorted.end(), newest_first);
+  } else {
+    std::sort(sorted.begin(), sorted.end(), newest_first);
+  }
+  // Every series in the place the last poll gave it: the places hold.
+  if (!still_in_order || placed != sorted.size() || placed != ranked_series_) {
+    give_places(sorted, origins);
+  }
   std::vector<DeviceSeries> kept;
   kept.reserve(devices.size());
-  for (const SortKey& sorted : keys) {
-    DeviceSeries& device = devices[sorted.index];
+  for (const SortKey& key : sorted) {
+    DeviceSeries& device = devices[key.index];
     if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
         kept.back().name != device.name) {
       kept.push_back(std::move(device));
@@ -186,16 +266,34 @@ void PollStep::keep_newest_per_name(PollResult& result,
   devices = std::move(kept);
 }
 
-PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links) {
+std::optional<std::string> PollStep::exported_label(const std::string& name) {
+  if (!filter_.exported(name)) return std::nullopt;
+  return to_label_value(name);
+}
+
+PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links,
+                                           Seen& seen, bool names_kept) {
+  if (names_kept && seen.named == naming_round_) {
+    if (!seen.exported) return {};
+    return {seen.label, {}, {}};
+  }
   const auto ifindex = device.key.ifindex;
   HostName resolved = resolve_host_name(ifindex, *links.before, *links.after);
   if (resolved.kind == HostName::Kind::skip) return {};  // next poll shows the right one
-  if (resolved.kind == HostName::Kind::show) return {std::move(resolved.name), {}, {}};
+  if (resolved.kind == HostName::Kind::show) {
+    std::optional<std::string> label = exported_label(resolved.name);
+    if (names_kept) {
+      seen.named = naming_round_;
+      seen.exported = label.has_value();
+      seen.label = label.value_or(std::string());
+    }
+    return {std::move(label), {}, {}};
+  }
   // Not in the views (an event not read yet, or lost): ask the kernel.
   KernelLinkName kernel = links.ask_kernel ? links.ask_kernel(ifindex) : KernelLinkName{};
   switch (kernel.kind) {
     case KernelLinkName::Kind::found:
-      return {std::move(kernel.name), {}, {}};
+      return {exported_label(kernel.name), {}, {}};
     case KernelLinkName::Kind::gone:
       // Deleted since it was counted: forget it, so that a device that later
       // gets the same ifindex starts from zero.
@@ -222,7 +320,7 @@ PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const 
   const auto found = names.find(device.key);
   if (found != names.end()) {
     unnamed_.erase(device.key);
-    return {found->second, {}, {}};
+    return {exported_label(found->second), {}, {}};
   }
   // The probe records the name before creating the entry: a name missing at
   // two polls was deleted while the entry was re-created. Removing the entry

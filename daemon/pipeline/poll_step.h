@@ -9,13 +9,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "config/config.h"
 #include "devices/device_filter.h"
+#include "devices/device_table.h"
 #include "devices/link_table.h"
 #include "devices/stale_tracker.h"
 #include "pipeline/snapshot.h"
@@ -132,13 +133,52 @@ class PollStep {
 
  private:
   struct Named;
-  Named name_host_device(const DeviceCounters& device, const HostLinks& links);
+  // Of each entry read: the poll that first read it (the identity rule's
+  // "newest") and the last one that did; updated in place, forgotten when a
+  // poll misses it. Besides, what spares the next poll work: the name of a
+  // device of the exporter's namespace, and the entry's place in the order
+  // of the series.
+  struct Seen {
+    std::uint64_t first = 0;
+    std::uint64_t last = 0;
+    bool slot = false;  // read in an array slot (else in the hash) at the last poll
+    // The naming round (see naming_round_) in which `label` and `exported`
+    // were found for the device's name in the link view; 0: none.
+    std::uint64_t named = 0;
+    bool exported = false;
+    std::string label;
+    // Its place among the sorted series, given in the ranking round
+    // `ranked` (see rank_round_; 0: none).
+    std::uint64_t ranked = 0;
+    std::uint32_t rank = 0;
+  };
+  // Where each series of the snapshot comes from, in order.
+  struct SeriesOrigin {
+    std::uint64_t first_poll = 0;  // the poll that first read its entry
+    std::uint32_t seen = 0;        // its state in seen_
+  };
+  static constexpr std::uint32_t kUnranked = UINT32_MAX;  // no place in the last order
+
+  // `seen`: the entry's state, which keeps its name while `names_kept` (the
+  // poll's two link views are the same one).
+  Named name_host_device(const DeviceCounters& device, const HostLinks& links, Seen& seen,
+                         bool names_kept);
   Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
                           Clock::time_point now);
+  // The label value of `name` when the device filters export it.
+  std::optional<std::string> exported_label(const std::string& name);
+  // Records the reading of an entry in this poll (`slot`: in an array slot).
+  void mark_seen(Seen& seen, bool slot);
   // Keeps one series per (netns, name): the newest (see the identity rule);
   // leaves them sorted by (name, netns), the snapshot's order.
-  // `first_polls`: the poll that first read each series' entry, in order.
-  void keep_newest_per_name(PollResult& result, const std::vector<std::uint64_t>& first_polls);
+  struct SortKey;  // a series as the sort sees it
+  class SortKeysInLastOrder;
+  // `sorted`: the series' sort keys, the first `placed` ones in the last
+  // poll's order (see SortKeysInLastOrder).
+  void keep_newest_per_name(PollResult& result, const std::vector<SeriesOrigin>& origins,
+                            std::vector<SortKey> sorted, std::size_t placed);
+  // Gives each series its place in `sorted`, for the next poll.
+  void give_places(const std::vector<SortKey>& sorted, const std::vector<SeriesOrigin>& origins);
   // Names that had no counters entry at this poll and the last one: left
   // over when a device's entry was deleted while the probe was creating it.
   // Two polls, because the probe records a new device's name just before
@@ -154,21 +194,26 @@ class PollStep {
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
   // namespaces: all: entries without a name at the last poll.
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
-  // The poll that first read each entry (the identity rule's "newest") and
-  // the last one that did; updated in place, forgotten when a poll misses it.
-  struct Seen {
-    std::uint64_t first = 0;
-    std::uint64_t last = 0;
-    bool slot = false;  // read in an array slot (else in the hash) at the last poll
-  };
-  std::unordered_map<netif_rx_device_key, Seen, DeviceKeyHash> first_seen_;
-  // Keys of first_seen_ read this poll, and of those the hash's: counted as
-  // they are read and removed, so that a poll that read every known entry
-  // scans none of them.
+  DeviceTable<Seen> seen_;
+  // The states of the entries in the order the last poll read them: where
+  // the entry read at the same position is looked for first.
+  std::vector<DeviceTable<Seen>::Id> read_order_;
+  // Keys of seen_ read this poll, and of those the hash's: counted as they
+  // are read and removed, so that a poll that read every known entry scans
+  // none of them.
   std::size_t seen_this_poll_ = 0;
   std::size_t hash_seen_this_poll_ = 0;
-  // Records the reading of `key` in this poll (`slot`: in an array slot).
-  Seen& mark_seen(const netif_rx_device_key& key, bool slot);
+  // The link view the names kept in seen_ come from, held so that no other
+  // view gets its address; naming_round_ changes with it and with the
+  // device filters. A name found while the poll's two views differ is not
+  // kept.
+  std::shared_ptr<const LinkView> named_view_;
+  std::uint64_t naming_round_ = 1;
+  // The places of the series kept in seen_ are those given in this round
+  // (see keep_newest_per_name), to this many series; a poll that sorts them
+  // as they were keeps the round.
+  std::uint64_t rank_round_ = 1;
+  std::uint32_t ranked_series_ = 0;
   std::uint64_t polls_ = 0;
   std::vector<netif_rx_counters> removed_per_cpu_;  // see account_removed
 };

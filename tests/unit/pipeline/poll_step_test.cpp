@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <random>
+#include <string>
 
 namespace netif_rx {
 namespace {
@@ -144,6 +146,57 @@ TEST(PollStep, AppliesTheDeviceFiltersToTheRawName) {
   step.reconfigure({{}, {"lo"}}, seconds(60));
   EXPECT_EQ(names_of(step.run(contents, steady_links(view), t0)),
             (std::vector<std::string>{"eth0", "eth1", "veth9"}));
+}
+
+TEST(PollStep, NamesKeptFromTheSameViewFollowANewViewAndNewFilters) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.device_counters = {device(kHost, 1, 1), device(kHost, 2, 1)};
+  const HostLinks links = steady_links({{1, {"lo", 1}}, {2, {"eth0", 2}}});
+  EXPECT_EQ(names_of(step.run(contents, links, t0)), (std::vector<std::string>{"eth0", "lo"}));
+  EXPECT_EQ(names_of(step.run(contents, links, t0)), (std::vector<std::string>{"eth0", "lo"}));
+  // The same view, new filters.
+  step.reconfigure({{}, {"lo"}}, seconds(60));
+  EXPECT_EQ(names_of(step.run(contents, links, t0)), (std::vector<std::string>{"eth0"}));
+  // A new view: eth0 renamed.
+  const HostLinks renamed = steady_links({{1, {"lo", 1}}, {2, {"wan0", 2}}});
+  EXPECT_EQ(names_of(step.run(contents, renamed, t0)), (std::vector<std::string>{"wan0"}));
+  // Views that differ keep no name; the next poll names anew.
+  HostLinks changing = renamed;
+  changing.after = std::make_shared<const LinkView>(LinkView{{1, {"lo", 1}}, {2, {"wan1", 2}}});
+  EXPECT_EQ(names_of(step.run(contents, changing, t0)), (std::vector<std::string>{"wan1"}));
+  EXPECT_EQ(names_of(step.run(contents, renamed, t0)), (std::vector<std::string>{"wan0"}));
+}
+
+TEST(PollStep, SortsByNameWhateverChangedSinceTheLastPoll) {
+  PollStep step(host_options());
+  std::mt19937 random(7);
+  LinkView view;
+  for (std::uint32_t ifindex = 1; ifindex <= 300; ++ifindex)
+    view[ifindex] = {"dev" + std::to_string(random() % 1000), ifindex};
+  HostLinks links = steady_links(view);
+  for (int poll = 0; poll < 40; ++poll) {
+    // Some polls read what the last one read, others a part of it in
+    // another order, or with devices renamed (a new view).
+    if (poll % 4 == 3) {
+      for (int renames = 0; renames < 5; ++renames)
+        view[1 + random() % 300].name = "dev" + std::to_string(random() % 1000);
+      links = steady_links(view);
+    }
+    MapContents contents;
+    std::vector<std::string> expected;
+    for (std::uint32_t ifindex = 1; ifindex <= 300; ++ifindex) {
+      if (poll % 2 == 1 && random() % 5 == 0) continue;
+      contents.device_counters.push_back(device(kHost, ifindex, 1));
+      expected.push_back(view[ifindex].name);
+    }
+    if (poll % 3 == 2)
+      std::shuffle(contents.device_counters.begin(), contents.device_counters.end(), random);
+    std::sort(expected.begin(), expected.end());
+    // Two devices may share a name in a view built this way: one series each name.
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    EXPECT_EQ(names_of(step.run(contents, links, t0)), expected) << "poll " << poll;
+  }
 }
 
 TEST(PollStep, DeletesANameLeftWithoutCountersForTwoPolls) {
