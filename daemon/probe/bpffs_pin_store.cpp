@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <string_view>
 
 #include "probe/probe_error.h"
 #include "util/errno_text.h"
@@ -43,6 +45,9 @@ void remove_directory(const std::string& directory) {
     log::warn("cannot remove a pin directory", {{"path", directory}, {"err", errno_text(errno)}});
 }
 
+// The ending of a pin staged to replace another (BpffsPinStore::replace).
+constexpr std::string_view kStagedSuffix = "_staged";  // no dot: bpffs refuses dots in names
+
 bool is_layout_directory(const std::string& name) {
   return name.size() > 1 && name[0] == 'v' &&
          std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -52,8 +57,19 @@ bool is_layout_directory(const std::string& name) {
 
 std::unique_ptr<BpffsPinStore> BpffsPinStore::open(const std::string& root) {
   PinLock lock = PinLock::acquire(root);
-  return std::unique_ptr<BpffsPinStore>(
-      new BpffsPinStore(std::move(lock), root, root + "/" + pin_layout_name()));
+  const std::string directory = root + "/" + pin_layout_name();
+  // A replacement an exporter staged and did not rename (it died between).
+  for (const auto& name : list_directory(directory)) {
+    if (name.size() <= kStagedSuffix.size() ||
+        name.compare(name.size() - kStagedSuffix.size(), kStagedSuffix.size(), kStagedSuffix) != 0)
+      continue;
+    log::info("removing a pin staged by an exporter that stopped before using it",
+              {{"path", directory + "/" + name}});
+    if (::unlink((directory + "/" + name).c_str()) != 0 && errno != ENOENT)
+      log::warn("cannot remove a pin",
+                {{"path", directory + "/" + name}, {"err", errno_text(errno)}});
+  }
+  return std::unique_ptr<BpffsPinStore>(new BpffsPinStore(std::move(lock), root, directory));
 }
 
 std::vector<std::string> BpffsPinStore::names() const { return list_directory(directory_); }
@@ -72,11 +88,20 @@ void BpffsPinStore::keep(const std::string& name, int fd) {
 }
 
 void BpffsPinStore::replace(const std::string& name, int fd) {
-  // Crash between the two: the pins are incomplete, the next exporter starts
-  // afresh and says so.
-  if (::unlink(where(name).c_str()) != 0 && errno != ENOENT)
-    throw ProbeError("removing the pin " + where(name) + " failed: " + errno_text(errno));
-  keep(name, fd);
+  // Pinned beside, then renamed over the old pin: a crash leaves either pin
+  // in place, never none (a staged pin left behind is removed at the next
+  // open).
+  const std::string staged = where(name) + std::string(kStagedSuffix);
+  if (::unlink(staged.c_str()) != 0 && errno != ENOENT)
+    throw ProbeError("removing the pin " + staged + " failed: " + errno_text(errno));
+  if (bpf_obj_pin(fd, staged.c_str()) != 0)
+    throw ProbeError("pinning " + staged + " failed: " + errno_text(errno));
+  if (::rename(staged.c_str(), where(name).c_str()) != 0) {
+    const int error = errno;
+    ::unlink(staged.c_str());
+    throw ProbeError("renaming " + staged + " over " + where(name) +
+                     " failed: " + errno_text(error));
+  }
 }
 
 std::vector<std::string> BpffsPinStore::other_layouts() const {
