@@ -96,6 +96,14 @@ void CarriedDevices::add_to(MapContents& contents) const {
   }
 }
 
+bool CarriedDevices::add_to(const netif_rx_device_key& key,
+                            std::vector<netif_rx_counters>& per_cpu) const {
+  const auto* carried = find(key);
+  if (carried == nullptr) return false;
+  add(per_cpu, *carried);
+  return true;
+}
+
 const std::vector<netif_rx_counters>* CarriedDevices::find(const netif_rx_device_key& key) const {
   const auto found = devices_.find(key);
   return found == devices_.end() ? nullptr : &found->second;

@@ -34,6 +34,10 @@ class CarriedDevices {
   // The carried counts of `key`; nullptr when there are none.
   const std::vector<netif_rx_counters>* find(const netif_rx_device_key& key) const;
 
+  // Adds `key`'s carried counts to `per_cpu` (its live counts, grown to the
+  // carried CPUs). False when it has none.
+  bool add_to(const netif_rx_device_key& key, std::vector<netif_rx_counters>& per_cpu) const;
+
   // Forgets `key`'s carried counts, here and in the map; a device without
   // any is fine.
   std::vector<MapAccessError> forget(const netif_rx_device_key& key);

@@ -115,16 +115,8 @@ std::vector<PollError> Poller::forget_removed_device(std::uint32_t ifindex) {
   auto counters = reader_.read_device(key);
   auto errors = poll_errors(counters.errors, "map_read");
   if (!counters.ok()) return errors;
-  const auto* carried = carried_.find(key);
-  if (counters.value.empty() && carried == nullptr) return errors;  // no entry
-  if (carried != nullptr) {
-    if (counters.value.size() < carried->size()) counters.value.resize(carried->size());
-    for (std::size_t cpu = 0; cpu < carried->size(); ++cpu) {
-      counters.value[cpu].skbs += (*carried)[cpu].skbs;
-      counters.value[cpu].merged_packets += (*carried)[cpu].merged_packets;
-      counters.value[cpu].bytes += (*carried)[cpu].bytes;
-    }
-  }
+  const bool carried = carried_.add_to(key, counters.value);
+  if (counters.value.empty() && !carried) return errors;  // no entry
   log::debug("forgetting device",
              {{"netns", key.netns_inum}, {"ifindex", key.ifindex}, {"why", "the device is gone"}});
   append(errors, poll_errors(reader_.delete_device(key), "map_delete"));

@@ -185,6 +185,35 @@ Series scrape_until(ExporterProcess& exporter, const std::function<bool(const Se
   return series;
 }
 
+// Sends `count` datagrams to `pair.a` from `netns`, waits until they are
+// counted, deletes the device and waits until they are removed counts.
+void count_and_delete(ExporterProcess& exporter, TestNetwork& network, const std::string& netns,
+                      const VethPair& pair, int count) {
+  ASSERT_EQ(send_udp(netns, 0, pair.a.address, count, kPayloadBytes), count);
+  ASSERT_EQ(
+      packets_of(scrape_until(exporter,
+                              [&](const Series& s) { return packets_of(s, pair.a.name) >= count; }),
+                 pair.a.name),
+      count);
+  network.delete_link("", pair.a.name);
+  const Series after_deletion = scrape_until(exporter, [count](const Series& s) {
+    return metric(s, "netif_rx_removed_packets_total") >= count;
+  });
+  ASSERT_GE(metric(after_deletion, "netif_rx_removed_packets_total"), count) << exporter.log();
+}
+
+// exported + untracked + removed = counted, up to the loopback packets of the
+// scrapes that arrive while a poll reads (counted is read first).
+void expect_every_packet_accounted_for(const Series& settled) {
+  const double accounted = metric(settled, "netif_rx_packets_total") +
+                           metric(settled, "netif_rx_untracked_packets_total") +
+                           metric(settled, "netif_rx_removed_packets_total");
+  const double probe_counted = metric(settled, "netif_rx_counted_packets_total");
+  EXPECT_GE(accounted, probe_counted);
+  EXPECT_LE(accounted - probe_counted, 50)
+      << "accounted " << accounted << ", counted " << probe_counted;
+}
+
 class PinnedRestartTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -245,17 +274,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
 
   // A device deleted before the restarts: its packets move to the removed
   // counter, which the next exporters must go on from.
-  ASSERT_EQ(send_udp(ns, 0, gone_pair.a.address, 200, kPayloadBytes), 200);
-  ASSERT_EQ(packets_of(scrape_until(
-                           *exporter,
-                           [&](const Series& s) { return packets_of(s, gone_pair.a.name) >= 200; }),
-                       gone_pair.a.name),
-            200);
-  network.delete_link("", gone_pair.a.name);
-  const Series after_deletion = scrape_until(*exporter, [](const Series& s) {
-    return metric(s, "netif_rx_removed_packets_total") >= 200;
-  });
-  ASSERT_GE(metric(after_deletion, "netif_rx_removed_packets_total"), 200) << exporter->log();
+  ASSERT_NO_FATAL_FAILURE(count_and_delete(*exporter, network, ns, gone_pair, 200));
   // A device that goes while no exporter runs (below): its counts too.
   ASSERT_EQ(send_udp(ns, 0, gone_while_down.a.address, 150, kPayloadBytes), 150);
   ASSERT_EQ(packets_of(scrape_until(*exporter,
@@ -313,15 +332,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   EXPECT_GE(metric(settled, "netif_rx_removed_packets_total"), 350);
   EXPECT_TRUE(std::is_sorted(process_starts.begin(), process_starts.end()));
 
-  // exported + untracked + removed = counted, up to the loopback packets of
-  // the scrapes that arrive while a poll reads (counted is read first).
-  const double accounted = metric(settled, "netif_rx_packets_total") +
-                           metric(settled, "netif_rx_untracked_packets_total") +
-                           metric(settled, "netif_rx_removed_packets_total");
-  const double probe_counted = metric(settled, "netif_rx_counted_packets_total");
-  EXPECT_GE(accounted, probe_counted);
-  EXPECT_LE(accounted - probe_counted, 50)
-      << "accounted " << accounted << ", counted " << probe_counted;
+  expect_every_packet_accounted_for(settled);
   (void)final_series;
 
   // A clean stop without --bpf.keep-pins removes the pins: the probe detaches.
@@ -439,20 +450,7 @@ TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
   ASSERT_GT(attach_time, 0) << exporter->log();
 
   // Removed counts, which every layout must go on from.
-  ASSERT_EQ(send_udp(ns, 0, gone_pair.a.address, 200, kPayloadBytes), 200);
-  ASSERT_EQ(packets_of(scrape_until(
-                           *exporter,
-                           [&](const Series& s) { return packets_of(s, gone_pair.a.name) >= 200; }),
-                       gone_pair.a.name),
-            200);
-  network.delete_link("", gone_pair.a.name);
-  ASSERT_GE(metric(scrape_until(*exporter,
-                                [](const Series& s) {
-                                  return metric(s, "netif_rx_removed_packets_total") >= 200;
-                                }),
-                   "netif_rx_removed_packets_total"),
-            200)
-      << exporter->log();
+  ASSERT_NO_FATAL_FAILURE(count_and_delete(*exporter, network, ns, gone_pair, 200));
 
   PacketStream to_this_namespace(ns, pair.a.address);
   PacketStream to_other_namespace(far_ns, far.a.address);
@@ -510,14 +508,30 @@ TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
   EXPECT_EQ(packets_of(settled, far.a.name), static_cast<double>(sent_there)) << exporter->log();
   EXPECT_EQ(watch.decreases(), std::vector<std::string>{});
   EXPECT_GE(metric(settled, "netif_rx_removed_packets_total"), 200);
-  const double accounted = metric(settled, "netif_rx_packets_total") +
-                           metric(settled, "netif_rx_untracked_packets_total") +
-                           metric(settled, "netif_rx_removed_packets_total");
-  const double probe_counted = metric(settled, "netif_rx_counted_packets_total");
-  EXPECT_GE(accounted, probe_counted);
-  EXPECT_LE(accounted - probe_counted, 50)
-      << "accounted " << accounted << ", counted " << probe_counted;
+  expect_every_packet_accounted_for(settled);
 
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+}
+
+// A replacement pin an exporter staged (link_staged) and did not rename over
+// the live one, because it died between the two: the next exporter removes
+// it and adopts the pins as they are.
+TEST_F(PinnedRestartTest, AStagedPinLeftBehindIsRemoved) {
+  auto exporter = start(true);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  const std::string staged = bpffs_.layout_dir() + "/link_staged";
+  const int link = bpf_obj_get((bpffs_.layout_dir() + "/link").c_str());
+  ASSERT_GE(link, 0);
+  ASSERT_EQ(bpf_obj_pin(link, staged.c_str()), 0);
+  ::close(link);
+
+  exporter = start(false);
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
+  EXPECT_FALSE(std::filesystem::exists(staged));
+  EXPECT_NE(exporter->log().find("removing a pin staged"), std::string::npos) << exporter->log();
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
   EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
 }
