@@ -4,25 +4,10 @@
 #include <cerrno>
 #include <unordered_set>
 
+#include "probe/per_cpu_sum.h"
+
 namespace netif_rx {
-namespace {
-
-void add(std::vector<netif_rx_counters>& sum, const std::vector<netif_rx_counters>& more) {
-  if (sum.size() < more.size()) sum.resize(more.size());
-  for (std::size_t cpu = 0; cpu < more.size(); ++cpu) {
-    sum[cpu].skbs += more[cpu].skbs;
-    sum[cpu].merged_packets += more[cpu].merged_packets;
-    sum[cpu].bytes += more[cpu].bytes;
-  }
-}
-
-bool counted_any(const std::vector<netif_rx_counters>& per_cpu) {
-  return std::any_of(per_cpu.begin(), per_cpu.end(), [](const netif_rx_counters& c) {
-    return c.skbs != 0 || c.merged_packets != 0 || c.bytes != 0;
-  });
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<MapAccessError> CarriedDevices::load(const ProbeMaps& maps, unsigned possible_cpus) {
   devices_.clear();
@@ -60,14 +45,14 @@ std::vector<MapAccessError> CarriedDevices::load(const ProbeMaps& maps, unsigned
     devices_.clear();
     totals_.clear();
   }
-  if (std::none_of(totals_.begin(), totals_.end(), counted_any)) totals_.clear();
+  if (std::none_of(totals_.begin(), totals_.end(), counted_anything)) totals_.clear();
   return errors;
 }
 
 void CarriedDevices::add_to(MapContents& contents) const {
   if (totals_.size() == NETIF_RX_PROBE_TOTALS_SLOTS) {
-    add(contents.counted_per_cpu, totals_[NETIF_RX_SLOT_COUNTED]);
-    add(contents.untracked_per_cpu, totals_[NETIF_RX_SLOT_UNTRACKED]);
+    add_per_cpu(contents.counted_per_cpu, totals_[NETIF_RX_SLOT_COUNTED]);
+    add_per_cpu(contents.untracked_per_cpu, totals_[NETIF_RX_SLOT_UNTRACKED]);
     // The fallbacks, in the order of their slots (MapReader::read_gso_fallbacks).
     for (std::size_t i = 0; i < contents.gso_fallbacks.size(); ++i) {
       const std::size_t slot = NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS + i;
@@ -84,7 +69,7 @@ void CarriedDevices::add_to(MapContents& contents) const {
   for (auto* list : {&contents.device_counters, &contents.host_slots}) {
     for (auto& device : *list) {
       if (const auto carried = devices_.find(device.key); carried != devices_.end()) {
-        add(device.per_cpu, carried->second);
+        add_per_cpu(device.per_cpu, carried->second);
         matched.insert(device.key);
       }
     }
@@ -100,7 +85,7 @@ bool CarriedDevices::add_to(const netif_rx_device_key& key,
                             std::vector<netif_rx_counters>& per_cpu) const {
   const auto* carried = find(key);
   if (carried == nullptr) return false;
-  add(per_cpu, *carried);
+  add_per_cpu(per_cpu, *carried);
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "pipeline/cpu_list.h"
+#include "probe/per_cpu_sum.h"
 #include "util/log.h"
 
 namespace netif_rx {
@@ -249,12 +250,7 @@ std::vector<PollError> Poller::read_netns_blocks(MapContents& contents) {
         continue;
       }
       // Counted in the hash before its namespace was placed, and since in the slot.
-      auto& summed = contents.device_counters[found->second].per_cpu;
-      for (std::size_t cpu = 0; cpu < summed.size() && cpu < device.per_cpu.size(); ++cpu) {
-        summed[cpu].skbs += device.per_cpu[cpu].skbs;
-        summed[cpu].merged_packets += device.per_cpu[cpu].merged_packets;
-        summed[cpu].bytes += device.per_cpu[cpu].bytes;
-      }
+      add_per_cpu(contents.device_counters[found->second].per_cpu, device.per_cpu);
     }
   }
   return errors;

@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "probe/per_cpu_sum.h"
+
 namespace netif_rx {
 namespace {
 
@@ -13,14 +15,6 @@ struct KeyOrder {
            std::tie(b.netns_inum, b.netns_salt, b.ifindex);
   }
 };
-
-void add(PerCpuCounters& sum, const PerCpuCounters& more) {
-  for (std::size_t cpu = 0; cpu < sum.size() && cpu < more.size(); ++cpu) {
-    sum[cpu].skbs += more[cpu].skbs;
-    sum[cpu].merged_packets += more[cpu].merged_packets;
-    sum[cpu].bytes += more[cpu].bytes;
-  }
-}
 
 // The namespace of each block that a valid table entry names.
 std::map<std::uint32_t, netif_rx_netns_block> blocks_in_use(const PreviousCounts& previous,
@@ -49,7 +43,7 @@ CarriedCounts carry_counts(const PreviousCounts& previous, const PreviousSetting
   const auto add_device = [&](const netif_rx_device_key& key, const PerCpuCounters& per_cpu) {
     auto [found, fresh] = devices.try_emplace(key, PerCpuCounters(possible_cpus));
     (void)fresh;
-    add(found->second, per_cpu);
+    add_per_cpu(found->second, per_cpu);
   };
   for (const auto& device : previous.device_counters) add_device(device.key, device.per_cpu);
   for (const auto& device : previous.carried_counters) add_device(device.key, device.per_cpu);
@@ -62,7 +56,7 @@ CarriedCounts carry_counts(const PreviousCounts& previous, const PreviousSetting
     const std::uint32_t ifindex = slot % block_slots;
     const auto owner = owners.find(slot / block_slots);
     if (owner == owners.end() || ifindex == 0) {
-      add(removed, per_cpu);  // a retired block not drained yet
+      add_per_cpu(removed, per_cpu);  // a retired block not drained yet
       ++carried.slots_without_device;
       continue;
     }
@@ -71,13 +65,13 @@ CarriedCounts carry_counts(const PreviousCounts& previous, const PreviousSetting
 
   for (const auto* totals : {&previous.totals, &previous.carried_totals}) {
     for (std::size_t slot = 0; slot < totals->size() && slot < carried.totals.size(); ++slot)
-      add(carried.totals[slot], (*totals)[slot]);
+      add_per_cpu(carried.totals[slot], (*totals)[slot]);
   }
 
   carried.devices.reserve(std::min(devices.size(), capacity));
   for (auto& [key, per_cpu] : devices) {
     if (carried.devices.size() >= capacity) {
-      add(removed, per_cpu);
+      add_per_cpu(removed, per_cpu);
       ++carried.devices_over_capacity;
       continue;
     }

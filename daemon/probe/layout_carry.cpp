@@ -8,17 +8,12 @@
 #include <unordered_set>
 
 #include "probe/carried_counts.h"
+#include "probe/per_cpu_sum.h"
 #include "probe/probe_error.h"
 #include "util/errno_text.h"
 
 namespace netif_rx {
 namespace {
-
-bool counted_any(const PerCpuCounters& per_cpu) {
-  return std::any_of(per_cpu.begin(), per_cpu.end(), [](const netif_rx_counters& c) {
-    return c.skbs != 0 || c.merged_packets != 0 || c.bytes != 0;
-  });
-}
 
 // The previous probe's map `name`; -1 when it has none.
 int map_fd(const PreviousLayout& previous, const char* name) {
@@ -54,7 +49,7 @@ std::vector<DeviceCounters> read_device_hash(int fd, const char* name, unsigned 
       if (errno == ENOENT) continue;
       throw read_failure(name, "lookup_elem");
     }
-    if (counted_any(device.per_cpu)) devices.push_back(std::move(device));
+    if (counted_anything(device.per_cpu)) devices.push_back(std::move(device));
   }
   return devices;
 }
@@ -68,7 +63,7 @@ std::vector<std::pair<std::uint32_t, PerCpuCounters>> read_counting_slots(int fd
   for (std::uint32_t slot = 0, entries = entries_of(fd); slot < entries; ++slot) {
     if (bpf_map_lookup_elem(fd, &slot, per_cpu.data()) != 0)
       throw read_failure(name, "lookup_elem");
-    if (counted_any(per_cpu)) slots.emplace_back(slot, per_cpu);
+    if (counted_anything(per_cpu)) slots.emplace_back(slot, per_cpu);
   }
   return slots;
 }

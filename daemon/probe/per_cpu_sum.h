@@ -1,0 +1,31 @@
+// Sums of per-CPU counters, one element per possible CPU, as the maps hold
+// them: where one device's counts stand in several places (a hash entry, an
+// array slot, a block slot, a carried entry), they are added so.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "netif_rx.h"
+
+namespace netif_rx {
+
+// Adds `more` to `sum`, CPU by CPU; `sum` grows to `more`'s CPUs.
+inline void add_per_cpu(std::vector<netif_rx_counters>& sum,
+                        const std::vector<netif_rx_counters>& more) {
+  if (sum.size() < more.size()) sum.resize(more.size());
+  for (std::size_t cpu = 0; cpu < more.size(); ++cpu) {
+    sum[cpu].skbs += more[cpu].skbs;
+    sum[cpu].merged_packets += more[cpu].merged_packets;
+    sum[cpu].bytes += more[cpu].bytes;
+  }
+}
+
+// True when any CPU counted anything.
+inline bool counted_anything(const std::vector<netif_rx_counters>& per_cpu) {
+  return std::any_of(per_cpu.begin(), per_cpu.end(), [](const netif_rx_counters& c) {
+    return c.skbs != 0 || c.merged_packets != 0 || c.bytes != 0;
+  });
+}
+
+}  // namespace netif_rx
