@@ -13,6 +13,7 @@ std::vector<MapAccessError> CarriedDevices::load(const ProbeMaps& maps, unsigned
   devices_.clear();
   totals_.clear();
   map_ = maps.carried_counters;
+  possible_cpus_ = possible_cpus;
   std::vector<MapAccessError> errors;
   if (maps.carried_counters) {
     netif_rx_device_key key{};
@@ -92,6 +93,20 @@ bool CarriedDevices::add_to(const netif_rx_device_key& key,
 const std::vector<netif_rx_counters>* CarriedDevices::find(const netif_rx_device_key& key) const {
   const auto found = devices_.find(key);
   return found == devices_.end() ? nullptr : &found->second;
+}
+
+std::vector<MapAccessError> CarriedDevices::carry(const netif_rx_device_key& key,
+                                                  const std::vector<netif_rx_counters>& per_cpu) {
+  std::vector<netif_rx_counters> sum(std::max<std::size_t>(possible_cpus_, per_cpu.size()));
+  if (const auto* carried = find(key)) add_per_cpu(sum, *carried);
+  add_per_cpu(sum, per_cpu);
+  if (map_) {
+    sum.resize(possible_cpus_);  // the map's value: a slot per possible CPU
+    if (const int err = map_->update(&key, sum.data()); err != 0)
+      return {map_->error("update_elem", err)};
+  }
+  devices_[key] = std::move(sum);
+  return {};
 }
 
 std::vector<MapAccessError> CarriedDevices::forget(const netif_rx_device_key& key) {

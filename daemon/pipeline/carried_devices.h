@@ -1,7 +1,8 @@
 // The counts carried over from a probe of another layout
-// (probe/layout_carry.h), read once when the poller is built and added to
-// every poll's read: a device's count is its entries in the counting maps
-// and here, the totals likewise. A device the poller forgets (gone, stale,
+// (probe/layout_carry.h), read once when the poller is built, and the last
+// counts of a retired namespace block's slots (carry()): added to every
+// poll's read, a device's count is its entries in the counting maps and
+// here, the totals likewise. A device the poller forgets (gone, stale,
 // replaced) leaves here and the map too, its counts moving to the removed
 // ones with the rest of its read. Used by the polling thread only.
 #pragma once
@@ -38,12 +39,18 @@ class CarriedDevices {
   // carried CPUs). False when it has none.
   bool add_to(const netif_rx_device_key& key, std::vector<netif_rx_counters>& per_cpu) const;
 
+  // Adds `per_cpu` to `key`'s carried counts, here and in the map (so that
+  // a restart that adopts the probe keeps them). Errors: nothing was added.
+  std::vector<MapAccessError> carry(const netif_rx_device_key& key,
+                                    const std::vector<netif_rx_counters>& per_cpu);
+
   // Forgets `key`'s carried counts, here and in the map; a device without
   // any is fine.
   std::vector<MapAccessError> forget(const netif_rx_device_key& key);
 
  private:
   std::shared_ptr<BpfMap> map_;
+  unsigned possible_cpus_ = 0;  // of the map's values
   std::unordered_map<netif_rx_device_key, std::vector<netif_rx_counters>, DeviceKeyHash> devices_;
   std::vector<std::vector<netif_rx_counters>> totals_;  // by slot of probe_totals
 };

@@ -42,6 +42,20 @@ void append(std::vector<PollError>& errors, std::vector<PollError> more) {
                 std::make_move_iterator(more.end()));
 }
 
+// Adds a device's counts to a poll's read: to its entry there, else as an
+// entry alone.
+void add_device_counts(MapContents& contents, DeviceCounters device) {
+  for (auto* entries : {&contents.device_counters, &contents.host_slots}) {
+    for (DeviceCounters& entry : *entries) {
+      if (entry.key == device.key) {
+        add_per_cpu(entry.per_cpu, device.per_cpu);
+        return;
+      }
+    }
+  }
+  contents.host_slots.push_back(std::move(device));
+}
+
 bool counted_any_packet(const std::vector<netif_rx_counters>& per_cpu) {
   return std::any_of(per_cpu.begin(), per_cpu.end(),
                      [](const netif_rx_counters& c) { return c.skbs != 0; });
@@ -153,7 +167,7 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   links.after = host_links_();
   append(errors, read_names(*read.value));
   links.ask_kernel = kernel_link_name;
-  append(errors, drain_netns_blocks());  // into the removed counts this snapshot shows
+  append(errors, drain_netns_blocks(*read.value));  // counts this snapshot shows
 
   PollResult result = step_.run(std::move(*read.value), links, started);
   append(errors, apply_deletions(result.deletions));
@@ -256,24 +270,50 @@ std::vector<PollError> Poller::read_netns_blocks(MapContents& contents) {
   return errors;
 }
 
-std::vector<PollError> Poller::drain_netns_blocks() {
+std::vector<PollError> Poller::drain_netns_blocks(MapContents& contents) {
   if (!netns_blocks_) return {};
   std::vector<PollError> errors;
-  for (const std::uint32_t block : netns_blocks_->to_drain()) {
-    auto total = reader_.read_block_total(block);
-    if (!total.ok()) {
-      append(errors, poll_errors(total.errors, "map_read"));
+  for (const PlacedNetns& retiring : netns_blocks_->to_drain()) {
+    auto drained = retiring.netns.inum == 0 ? drain_unknown_block(retiring.block)
+                                            : carry_block_slots(retiring, contents);
+    if (drained.empty()) {
+      netns_blocks_->drained(retiring.block);
+    } else {
+      append(errors, std::move(drained));
+    }
+  }
+  return errors;
+}
+
+std::vector<PollError> Poller::drain_unknown_block(std::uint32_t block) {
+  auto total = reader_.read_block_total(block);
+  if (!total.ok()) return poll_errors(total.errors, "map_read");
+  if (!counted_any_packet(total.value)) return {};
+  if (auto zeroed = reader_.zero_netns_block(block); !zeroed.empty())
+    return poll_errors(zeroed, "map_delete");
+  step_.add_removed(total.value);
+  return {};
+}
+
+std::vector<PollError> Poller::carry_block_slots(const PlacedNetns& retiring,
+                                                 MapContents& contents) {
+  // Counted after the poll that retired the namespace read its entries (or
+  // by a run of the probe that read its entry before): its devices' counts.
+  auto slots = reader_.read_netns_block(retiring);
+  if (!slots.ok()) return poll_errors(slots.errors, "map_read");
+  if (slots.value.empty()) return {};
+  if (auto zeroed = reader_.zero_netns_block(retiring.block); !zeroed.empty())
+    return poll_errors(zeroed, "map_delete");
+  std::vector<PollError> errors;
+  for (DeviceCounters& slot : slots.value) {
+    log::debug("carrying a retired block's counts to its device",
+               {{"netns", slot.key.netns_inum}, {"ifindex", slot.key.ifindex}});
+    if (auto failed = carried_.carry(slot.key, slot.per_cpu); !failed.empty()) {
+      append(errors, poll_errors(failed, "map_delete"));  // counted still, as removed
+      step_.add_removed(slot.per_cpu);
       continue;
     }
-    if (counted_any_packet(total.value)) {
-      auto zeroed = reader_.zero_netns_block(block);
-      if (!zeroed.empty()) {
-        append(errors, poll_errors(zeroed, "map_delete"));
-        continue;
-      }
-      step_.add_removed(total.value);
-    }
-    netns_blocks_->drained(block);
+    add_device_counts(contents, std::move(slot));
   }
   return errors;
 }

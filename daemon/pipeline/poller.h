@@ -106,9 +106,13 @@ class Poller {
   // Other namespaces' blocks (namespaces: all): adds the slots of placed
   // namespaces to `contents` (a device's slot and hash entry summed).
   std::vector<PollError> read_netns_blocks(MapContents& contents);
-  // Reads the last counts of the blocks retired at an earlier poll into the
-  // removed counts, zeroes and frees them.
-  std::vector<PollError> drain_netns_blocks();
+  // Reads the last counts of the blocks retired at an earlier poll, zeroes
+  // and frees them: a slot's counts are carried to its device (and added to
+  // `contents`, this poll's read), a block of a namespace not known gives its
+  // counts to the removed ones.
+  std::vector<PollError> drain_netns_blocks(MapContents& contents);
+  std::vector<PollError> drain_unknown_block(std::uint32_t block);
+  std::vector<PollError> carry_block_slots(const PlacedNetns& retiring, MapContents& contents);
   // Retires the blocks of namespaces this poll read no entry of, and places
   // namespaces with hash entries in free blocks (NetnsBlocks::plan).
   std::vector<PollError> place_netns_blocks();

@@ -18,12 +18,13 @@ std::uint32_t netns_table_size(std::uint32_t blocks) {
 }
 
 NetnsBlocks::NetnsBlocks(std::uint32_t blocks, std::uint32_t table_size)
-    : table_(table_size), blocks_(blocks, BlockState::free) {
+    : table_(table_size), blocks_(blocks, BlockState::free), retired_from_(blocks) {
   for (std::uint32_t block = blocks; block > 0; --block) free_.push_back(block - 1);
 }
 
 void NetnsBlocks::adopt(const std::vector<netif_rx_netns_block>& table) {
   std::fill(blocks_.begin(), blocks_.end(), BlockState::retiring);
+  std::fill(retired_from_.begin(), retired_from_.end(), NetnsId{});
   free_.clear();
   for (std::size_t i = 0; i < table_.size() && i < table.size(); ++i) {
     const netif_rx_netns_block& found = table[i];
@@ -45,14 +46,14 @@ void NetnsBlocks::adopt(const std::vector<netif_rx_netns_block>& table) {
   }
 }
 
-std::vector<std::uint32_t> NetnsBlocks::to_drain() const {
-  std::vector<std::uint32_t> out;
+std::vector<PlacedNetns> NetnsBlocks::to_drain() const {
+  std::vector<PlacedNetns> out;
   // A stray entry may point the probe at any block: none is drained before
   // every stray entry was emptied at an earlier poll.
   if (std::any_of(table_.begin(), table_.end(), [](const Entry& entry) { return entry.stray; }))
     return out;
   for (std::uint32_t block = 0; block < blocks_.size(); ++block) {
-    if (blocks_[block] == BlockState::retiring) out.push_back(block);
+    if (blocks_[block] == BlockState::retiring) out.push_back({retired_from_[block], block});
   }
   return out;
 }
@@ -60,6 +61,7 @@ std::vector<std::uint32_t> NetnsBlocks::to_drain() const {
 void NetnsBlocks::drained(std::uint32_t block) {
   if (block < blocks_.size() && blocks_[block] == BlockState::retiring) {
     blocks_[block] = BlockState::free;
+    retired_from_[block] = {};
     free_.push_back(block);
   }
 }
@@ -97,8 +99,10 @@ std::vector<NetnsTableWrite> NetnsBlocks::plan(const std::vector<NetnsId>& prese
 void NetnsBlocks::applied(const NetnsTableWrite& write) {
   if (write.index >= table_.size()) return;
   Entry& entry = table_[write.index];
-  if (entry.netns.inum != 0 && entry.block < blocks_.size())
+  if (entry.netns.inum != 0 && entry.block < blocks_.size()) {
     blocks_[entry.block] = BlockState::retiring;
+    retired_from_[entry.block] = entry.netns;
+  }
   entry = {};
   if (write.entry.netns_inum == 0 || write.entry.block >= blocks_.size()) return;
   entry.netns = {write.entry.netns_inum, write.entry.netns_salt};

@@ -6,10 +6,13 @@
 // A block's life: free (all its slots are zero) -> placed (its table entry
 // holds the namespace, written after the block was zeroed) -> retiring (its
 // entry was emptied: a run of the probe that read the entry before may still
-// write a slot) -> drained at a later poll (its last counts read into the
-// removed totals, its slots zeroed) -> free. A namespace is retired once the
-// poll read no entry of it (no hash entry, no slot that counted): its devices
-// are gone and their counts were moved to the removed totals.
+// write a slot) -> drained at a later poll (its last counts read, its slots
+// zeroed) -> free. A namespace is retired once the poll read no entry of it
+// (no hash entry, no slot that counted): its devices were forgotten, their
+// counts moved to the removed totals. What a slot counted between that read
+// and the emptied entry belongs to a device that lives: the drain carries it
+// to that device (pipeline/carried_devices.h); the slots of a block whose
+// last namespace is not known (an adopted probe's) go to the removed totals.
 #pragma once
 
 #include <cstdint>
@@ -60,10 +63,11 @@ class NetnsBlocks {
   // next plan().
   void adopt(const std::vector<netif_rx_netns_block>& table);
 
-  // Blocks to read, add to the removed totals and zero now: their entries
-  // were emptied at an earlier poll (none while an adopted stray entry is
-  // not emptied yet). Call drained() for each once done.
-  std::vector<std::uint32_t> to_drain() const;
+  // Blocks to read and zero now, with the namespace that held each (inum 0:
+  // not known, an adopted block): their entries were emptied at an earlier
+  // poll (none while an adopted stray entry is not emptied yet). Call
+  // drained() for each once done.
+  std::vector<PlacedNetns> to_drain() const;
   void drained(std::uint32_t block);
 
   // The table writes of this poll: empties the entries of placed namespaces
@@ -90,6 +94,7 @@ class NetnsBlocks {
 
   std::vector<Entry> table_;
   std::vector<BlockState> blocks_;
+  std::vector<NetnsId> retired_from_;  // by block: the namespace a retiring block held
   // The free blocks; the last is handed out first: the block drained last
   // (a block is reused before an untouched one), else the lowest.
   std::vector<std::uint32_t> free_;

@@ -92,12 +92,11 @@ bool is_ip_address(const std::string& host) {
 }  // namespace
 
 HttpConnection::HttpConnection(const HttpUrl& url, const std::string& ca_file,
-                               HttpDeadline deadline)
+                               std::chrono::milliseconds timeout)
     : endpoint_(url_endpoint(url)),
-      deadline_(deadline),
-      timeout_ms_(static_cast<int>(
-          std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count())),
-      fd_(connect_to(url, deadline)) {
+      deadline_(Clock::now() + timeout),
+      timeout_(timeout),
+      fd_(connect_to(url, deadline_)) {
   if (url.tls) start_tls(url, ca_file);
 }
 
@@ -106,8 +105,8 @@ void HttpConnection::fail(const std::string& what) const {
 }
 
 void HttpConnection::timed_out(const char* what) const {
-  fail(std::string(what) + " timed out: no complete answer within " + std::to_string(timeout_ms_) +
-       "ms");
+  fail(std::string(what) + " timed out: no complete answer within " +
+       std::to_string(timeout_.count()) + "ms");
 }
 
 void HttpConnection::start_tls(const HttpUrl& url, const std::string& ca_file) {

@@ -20,8 +20,9 @@ using HttpDeadline = std::chrono::steady_clock::time_point;
 class HttpConnection {
  public:
   // Connects to `url` (with TLS for https://, trusting the certificates in
-  // `ca_file`, or the system's when empty).
-  HttpConnection(const HttpUrl& url, const std::string& ca_file, HttpDeadline deadline);
+  // `ca_file`, or the system's when empty); the connection and every
+  // exchange over it end within `timeout` from now.
+  HttpConnection(const HttpUrl& url, const std::string& ca_file, std::chrono::milliseconds timeout);
 
   void send_all(std::string_view data);
   // Reads at most `size` bytes into `buffer`; 0 when the server closed.
@@ -44,7 +45,7 @@ class HttpConnection {
 
   std::string endpoint_;
   HttpDeadline deadline_;
-  int timeout_ms_;  // for messages
+  std::chrono::milliseconds timeout_;  // for messages
   UniqueFd fd_;
   std::unique_ptr<SSL_CTX, SslCtxDeleter> context_;
   std::unique_ptr<SSL, SslDeleter> ssl_;

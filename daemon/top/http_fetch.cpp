@@ -23,7 +23,6 @@ HttpResponse http_get(const std::string& url_text, const HttpClientOptions& opti
   if (!url) {
     throw HttpFetchError("'" + url_text + "' is not an http[s]://host[:port]/path URL");
   }
-  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
   std::string request = "GET " + url->target + " HTTP/1.1\r\nHost: " + url_endpoint(*url) +
                         "\r\nAccept: text/plain;version=0.0.4\r\n"
                         "User-Agent: netif_rx_exporter-top\r\nConnection: close\r\n";
@@ -32,7 +31,7 @@ HttpResponse http_get(const std::string& url_text, const HttpClientOptions& opti
   }
   request += "\r\n";
 
-  HttpConnection connection(*url, options.ca_file, deadline);
+  HttpConnection connection(*url, options.ca_file, options.timeout);
   connection.send_all(request);
   std::string raw;
   std::vector<char> buffer(16384);

@@ -1,7 +1,8 @@
 // The poller and other namespaces' blocks, over maps in memory: a namespace
 // found in the hash is placed, its slot is summed with its hash entry, and a
-// namespace with nothing left is retired, its block drained into the
-// removed counts a poll later.
+// namespace with nothing left is retired, its block drained a poll later:
+// what its slots counted meanwhile stays its devices' (carried), an adopted
+// block's goes to the removed counts.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -46,14 +47,22 @@ class PollerNetnsBlocksTest : public ::testing::Test {
       table_->put(index, netif_rx_netns_block{});
     for (std::uint32_t slot = 0; slot < kBlocks * kBlockSlots; ++slot)
       slots_->put_array(slot, std::vector<netif_rx_counters>(kCpus));
+    start_poller();
+  }
+
+  // A poller on the maps as they are (a restart adopts the table).
+  void start_poller() {
     PollerOptions options;
     options.namespaces = NamespaceMode::all;
     options.host_netns_inum = kHostNetns;
+    const ProbeMaps maps{counters_, names_, totals_, nullptr,     kHostNetns, 0,
+                         table_,    slots_, kBlocks, kBlockSlots, kTableSize, carried_};
+    CarriedDevices carried;
+    EXPECT_TRUE(carried.load(maps, kCpus).empty());
     poller_ = std::make_unique<Poller>(
-        MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0, table_, slots_,
-                            kBlocks, kBlockSlots, kTableSize},
-                  kCpus),
-        options, [] { return std::make_shared<const LinkView>(); }, store_, observer_);
+        MapReader(maps, kCpus), options, [] { return std::make_shared<const LinkView>(); }, store_,
+        observer_);
+    poller_->set_carried(std::move(carried));
   }
 
   void add_pod_device(const NetnsId& netns, std::uint32_t ifindex, std::uint64_t skbs) {
@@ -90,6 +99,8 @@ class PollerNetnsBlocksTest : public ::testing::Test {
       "netns_table", sizeof(std::uint32_t), sizeof(netif_rx_netns_block));
   std::shared_ptr<FakeBpfMap> slots_ = std::make_shared<FakeBpfMap>(
       "netns_slots", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<FakeBpfMap> carried_ = std::make_shared<FakeBpfMap>(
+      "carried_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
   SnapshotStore store_;
   NullObserver observer_;
   std::unique_ptr<Poller> poller_;
@@ -111,22 +122,50 @@ TEST_F(PollerNetnsBlocksTest, ANamespaceInTheHashIsPlacedAndItsSlotSummedWithIts
   EXPECT_EQ(snapshot->devices[0].per_cpu[1].skbs, 3U);  // the slot
 }
 
-TEST_F(PollerNetnsBlocksTest, ANamespaceWithNothingLeftIsRetiredThenDrainedIntoTheRemovedCounts) {
+TEST_F(PollerNetnsBlocksTest, WhatARetiredBlockCountedBeforeItsDrainStaysItsDevices) {
   add_pod_device(kPod, 2, 5);
   ASSERT_TRUE(poller_->poll_once());
   const std::uint32_t block = entry_of(kPod).block;
   ASSERT_LT(block, kBlocks);
-  // Its device gone (entry and name), nothing in its slot: retired.
+  // Its device forgotten (entry and name), nothing in its slot: retired.
   const netif_rx_device_key key{kPod.inum, 2, kPod.salt};
   counters_->remove(&key);
   names_->remove(&key);
   ASSERT_TRUE(poller_->poll_once());
   EXPECT_EQ(entry_of(kPod).netns_inum, 0U);
   EXPECT_EQ(entry_of(kPod).block, NETIF_RX_NO_BLOCK);
-  // A run of the probe that read the entry before it was emptied.
+  // Packets between that poll's read and its emptied entry (or a run of the
+  // probe that read the entry before): the slot's first one names it.
   count_in_slot(block, 2, 1, 4);
+  names_->put(key, netif_rx_device_name{"eth0"});
   ASSERT_TRUE(poller_->poll_once());
   EXPECT_EQ(slot(block, 2)[1].skbs, 0U);
+  auto snapshot = store_.latest();
+  ASSERT_EQ(snapshot->devices.size(), 1U);
+  EXPECT_EQ(snapshot->devices[0].name, "eth0");
+  EXPECT_EQ(snapshot->devices[0].per_cpu[1].skbs, 4U);
+  EXPECT_TRUE(snapshot->removed_per_cpu.empty() || snapshot->removed_per_cpu[1].skbs == 0U);
+  // Carried in the map too (a restart that adopts the probe keeps them), and
+  // summed with what the hash counts from now on.
+  std::vector<netif_rx_counters> carried(kCpus);
+  ASSERT_EQ(carried_->lookup(&key, carried.data()), 0);
+  EXPECT_EQ(carried[1].skbs, 4U);
+  counters_->put_array(key, skbs_on(0, 3));
+  ASSERT_TRUE(poller_->poll_once());
+  snapshot = store_.latest();
+  ASSERT_EQ(snapshot->devices.size(), 1U);
+  EXPECT_EQ(snapshot->devices[0].per_cpu[0].skbs, 3U);
+  EXPECT_EQ(snapshot->devices[0].per_cpu[1].skbs, 4U);
+  EXPECT_TRUE(observer_.errors.empty());
+}
+
+TEST_F(PollerNetnsBlocksTest, AnAdoptedBlockNoEntryHoldsIsDrainedIntoTheRemovedCounts) {
+  ASSERT_TRUE(poller_->poll_once());
+  // A restart: whose counts a block no entry holds are is not known.
+  count_in_slot(1, 3, 1, 4);
+  start_poller();
+  ASSERT_TRUE(poller_->poll_once());
+  EXPECT_EQ(slot(1, 3)[1].skbs, 0U);
   const auto snapshot = store_.latest();
   EXPECT_TRUE(snapshot->devices.empty());
   ASSERT_EQ(snapshot->removed_per_cpu.size(), kCpus);

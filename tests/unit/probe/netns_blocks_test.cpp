@@ -15,6 +15,13 @@ std::vector<NetnsTableWrite> apply_plan(NetnsBlocks& blocks, const std::vector<N
   return writes;
 }
 
+// The blocks to drain, without their namespaces.
+std::vector<std::uint32_t> blocks_to_drain(const NetnsBlocks& blocks) {
+  std::vector<std::uint32_t> out;
+  for (const PlacedNetns& retiring : blocks.to_drain()) out.push_back(retiring.block);
+  return out;
+}
+
 TEST(NetnsBlocksTest, TableIsAPowerOfTwoAtLeastTwiceTheBlocks) {
   EXPECT_EQ(netns_table_size(0), 1U);
   EXPECT_EQ(netns_table_size(1), 2U);
@@ -79,7 +86,8 @@ TEST(NetnsBlocksTest, RetireEmptiesTheEntryAndFreesTheBlockOnlyAfterADrain) {
   EXPECT_FALSE(blocks.block_of(next));
   // The next poll drains it (the probe may have written it until then),
   // then it is free for the next namespace.
-  EXPECT_EQ(blocks.to_drain(), std::vector<std::uint32_t>{0});
+  EXPECT_EQ(blocks_to_drain(blocks), std::vector<std::uint32_t>{0});
+  EXPECT_EQ(blocks.to_drain()[0].netns, gone);  // what it counted since is its devices'
   blocks.drained(0);
   EXPECT_TRUE(blocks.to_drain().empty());
   apply_plan(blocks, {next}, {next});
@@ -93,7 +101,7 @@ TEST(NetnsBlocksTest, TheBlockDrainedLastIsReusedFirst) {
   const NetnsId next{kInum + 2, 1};
   apply_plan(blocks, {a, b}, {a, b});  // blocks 0 and 1; 2 never used
   apply_plan(blocks, {}, {});          // both retire
-  ASSERT_EQ(blocks.to_drain(), (std::vector<std::uint32_t>{0, 1}));
+  ASSERT_EQ(blocks_to_drain(blocks), (std::vector<std::uint32_t>{0, 1}));
   blocks.drained(1);
   blocks.drained(0);
   apply_plan(blocks, {next}, {next});
@@ -117,7 +125,9 @@ TEST(NetnsBlocksTest, AdoptKeepsValidEntriesAndDrainsEveryOtherBlock) {
   table[index] = netif_rx_netns_block_entry(kInum, 5, 2);
   blocks.adopt(table);
   EXPECT_EQ(blocks.block_of({kInum, 5}), 2U);
-  EXPECT_EQ(blocks.to_drain(), (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(blocks_to_drain(blocks), (std::vector<std::uint32_t>{0, 1}));
+  for (const PlacedNetns& retiring : blocks.to_drain())
+    EXPECT_EQ(retiring.netns, NetnsId{}) << "whose counts those are is not known";
   EXPECT_EQ(blocks.free_blocks(), 0U);
 }
 
@@ -136,7 +146,7 @@ TEST(NetnsBlocksTest, AdoptEmptiesStrayEntriesBeforeAnyDrain) {
   const auto writes = apply_plan(blocks, {{kInum, 1}}, {});
   ASSERT_EQ(writes.size(), 2U);
   for (const auto& write : writes) EXPECT_EQ(write.entry.netns_inum, 0U);
-  EXPECT_EQ(blocks.to_drain(), std::vector<std::uint32_t>{1});
+  EXPECT_EQ(blocks_to_drain(blocks), std::vector<std::uint32_t>{1});
 }
 
 TEST(NetnsBlocksTest, AnEntryWhoseCheckWordDoesNotMatchIsStray) {
