@@ -77,6 +77,10 @@ driver_stats() {
     /usr/local/bin/qstats "$1"
   fi
 }
+# The per-queue rx packet and byte counters of driver_stats' output.
+rx_counters() {
+  grep -E 'rx_queue_[0-9]+_(packets|bytes):|rx[0-9]+_(packets|bytes):'
+}
 # A field of /proc/net/snmp: snmp_value PROTO FIELD (e.g. Tcp InSegs).
 snmp_value() {
   awk -v p="$1:" -v f="$2" '$1 == p && !header { for (i = 2; i <= NF; i++) col[$i] = i; header = 1; next }
@@ -242,23 +246,31 @@ tcp_listening() {
 }
 
 # Waits until the driver's counters of NIC stand still, then until two
-# scrapes (a poll apart) agree; leaves the last in $scrape.
+# scrapes (a poll apart) agree; leaves the last in $scrape and the driver's
+# counters read before it in $driver. A frame that arrives meanwhile (a late
+# retransmit, a neighbour solicitation) moves the driver's counters: then it
+# starts over, so that the two are of the same frames.
 settle() {
-  last=
-  for _ in $(seq 1 30); do
-    now=$(driver_stats "$1" | awk '/rx_queue_[0-9]+_packets:|rx[0-9]+_packets:/ { s += $2 } END { print s + 0 }')
-    [ "$now" = "$last" ] && break
-    last=$now
-    sleep 0.3
-  done
-  scrape=$(http_get /metrics)
-  for _ in $(seq 1 20); do
-    sleep 0.5
-    next=$(http_get /metrics)
-    a=$(echo "$scrape" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
-    b=$(echo "$next" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
-    scrape=$next
-    [ "$a" = "$b" ] && break
+  for _ in $(seq 1 5); do
+    last=
+    for _ in $(seq 1 30); do
+      now=$(driver_stats "$1" | awk '/rx_queue_[0-9]+_packets:|rx[0-9]+_packets:/ { s += $2 } END { print s + 0 }')
+      [ "$now" = "$last" ] && break
+      last=$now
+      sleep 0.3
+    done
+    driver=$(driver_stats "$1")
+    scrape=$(http_get /metrics)
+    for _ in $(seq 1 20); do
+      sleep 0.5
+      next=$(http_get /metrics)
+      a=$(echo "$scrape" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
+      b=$(echo "$next" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
+      scrape=$next
+      [ "$a" = "$b" ] && break
+    done
+    [ "$(driver_stats "$1" | rx_counters)" = "$(echo "$driver" | rx_counters)" ] && return
+    echo "$1: the driver counted frames while the exporter settled: once more"
   done
 }
 
@@ -283,7 +295,7 @@ phase() {
   fi
   settle "$nic"
   before=$scrape
-  driver_before=$(driver_stats "$nic")
+  driver_before=$driver
   insegs_before=$(snmp_value Tcp InSegs)
   noports_before=$(snmp_value Udp NoPorts)
   irqs_before=$(rx_irq_counts "$nic")
@@ -314,7 +326,6 @@ phase() {
     wait $receivers 2>/dev/null
   fi
   settle "$nic"
-  after=$scrape
   # The host's totals now that the traffic ended (what it sent after its
   # sockets closed, a reset to a late retransmit, included).
   if ask TOTAL; then
@@ -327,7 +338,9 @@ phase() {
   else
     fail "$name: no totals from the host's sender (got '$reply')"
   fi
-  driver_after=$(driver_stats "$nic")
+  settle "$nic"  # once more: what the host sent until its totals included
+  after=$scrape
+  driver_after=$driver
   insegs=$(($(snmp_value Tcp InSegs) - insegs_before))
   # Each queue's interrupts of the phase: all on the queue's own CPU.
   irqs_after=$(rx_irq_counts "$nic")
