@@ -179,10 +179,18 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
 
 void Poller::publish(PollResult result) {
   for (const auto& warning : result.warnings) log::warn("poll warning", {{"detail", warning}});
-  auto snapshot = std::make_shared<Snapshot>(std::move(result.snapshot));
+  // Released by the last of the store and the scrapes to hold it, it comes
+  // back here: its per-CPU vectors serve a later read, which then allocates
+  // none per device.
+  std::shared_ptr<Snapshot> snapshot(
+      new Snapshot(std::move(result.snapshot)),
+      [released = released_](Snapshot* done) { released->add(std::unique_ptr<Snapshot>(done)); });
   snapshot->cpus = present_cpus();
   if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
-  store_.publish(std::move(snapshot));
+  store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock
+  for (const std::unique_ptr<Snapshot>& done : released_->take()) {
+    for (DeviceSeries& device : done->devices) reader_.recycle(std::move(device.per_cpu));
+  }
 }
 
 void Poller::apply_pending_reload() {

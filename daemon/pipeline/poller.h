@@ -19,6 +19,7 @@
 #include "pipeline/carried_devices.h"
 #include "pipeline/poll_observer.h"
 #include "pipeline/poll_step.h"
+#include "pipeline/released_snapshots.h"
 #include "pipeline/removal_queue.h"
 #include "pipeline/snapshot_store.h"
 #include "probe/map_reader.h"
@@ -143,6 +144,7 @@ class Poller {
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   SnapshotStore& store_;
+  std::shared_ptr<ReleasedSnapshots> released_ = std::make_shared<ReleasedSnapshots>();
   PollObserver& metrics_;
 
   mutable std::mutex mutex_;

@@ -1,5 +1,6 @@
 // Hands the latest snapshot from the poller to scrapes. A scrape only copies
-// a pointer under the lock: it never waits for a poll.
+// a pointer under the lock: it never waits for a poll, nor for the release
+// of the snapshot a publish replaced (the publisher's, outside the lock).
 #pragma once
 
 #include <memory>
@@ -15,9 +16,11 @@ class SnapshotStore {
     std::lock_guard lock(mutex_);
     return latest_;
   }
-  void publish(std::shared_ptr<const Snapshot> snapshot) {
+  // Returns the snapshot it replaced.
+  std::shared_ptr<const Snapshot> publish(std::shared_ptr<const Snapshot> snapshot) {
     std::lock_guard lock(mutex_);
-    latest_ = std::move(snapshot);
+    latest_.swap(snapshot);
+    return snapshot;
   }
 
  private:

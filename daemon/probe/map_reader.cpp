@@ -88,7 +88,7 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
     }
     for (std::uint32_t i = 0; i < count; ++i) {
       const auto* first_value = values.data() + static_cast<std::size_t>(i) * possible_cpus_;
-      result.value.push_back({keys[i], {first_value, first_value + possible_cpus_}});
+      result.value.push_back({keys[i], per_cpu_copy(first_value)});
     }
     if (err != 0) break;  // ENOENT: that was the last batch
     in_token = out_token;
@@ -96,6 +96,19 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
   }
   last_device_count_ = static_cast<std::uint32_t>(result.value.size());
   return result;
+}
+
+std::vector<netif_rx_counters> MapReader::per_cpu_copy(const netif_rx_counters* first) {
+  if (spare_per_cpu_.empty()) return {first, first + possible_cpus_};
+  std::vector<netif_rx_counters> per_cpu = std::move(spare_per_cpu_.back());
+  spare_per_cpu_.pop_back();
+  per_cpu.assign(first, first + possible_cpus_);
+  return per_cpu;
+}
+
+void MapReader::recycle(std::vector<netif_rx_counters>&& per_cpu) {
+  if (spare_per_cpu_.size() >= last_device_count_ || per_cpu.capacity() < possible_cpus_) return;
+  spare_per_cpu_.push_back(std::move(per_cpu));
 }
 
 MapRead<std::vector<DeviceCounters>> MapReader::read_counters_one_by_one() {

@@ -108,8 +108,16 @@ class MapReader {
   // Removes only a recorded name (one whose counters entry is gone).
   std::vector<MapAccessError> delete_name(const netif_rx_device_key& key);
 
+  // A per-CPU vector of an earlier read that nothing uses any more (a
+  // released snapshot's): read_device_counters() fills such vectors before
+  // it allocates new ones. At most as many are kept as the last read found.
+  void recycle(std::vector<netif_rx_counters>&& per_cpu);
+
  private:
   MapRead<std::vector<DeviceCounters>> read_counters_one_by_one();
+  // A device's per-CPU counters copied from `first` (possible_cpus_ of them),
+  // in a recycled vector where there is one.
+  std::vector<netif_rx_counters> per_cpu_copy(const netif_rx_counters* first);
   MapRead<std::vector<netif_rx_counters>> read_total_slot(std::uint32_t slot);
   // A block's slots, slot-major then CPU (block_slots x possible_cpus).
   MapRead<std::vector<netif_rx_counters>> read_block_slots(std::uint32_t block);
@@ -123,6 +131,7 @@ class MapReader {
   std::uint32_t last_device_count_ = 0;
   std::vector<netif_rx_device_key> batch_keys_;
   std::vector<netif_rx_counters> batch_values_;
+  std::vector<std::vector<netif_rx_counters>> spare_per_cpu_;  // see recycle()
 };
 
 }  // namespace netif_rx

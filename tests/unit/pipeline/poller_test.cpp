@@ -161,5 +161,41 @@ TEST_F(PollerTest, TheNextGoodPollIsASuccessAgain) {
   EXPECT_EQ(successes_, 1);
 }
 
+// The per-CPU buffers of each device's series.
+std::vector<const netif_rx_counters*> buffers_of(const Snapshot& snapshot) {
+  std::vector<const netif_rx_counters*> out;
+  for (const auto& device : snapshot.devices) out.push_back(device.per_cpu.data());
+  return out;
+}
+
+TEST_F(PollerTest, AReleasedSnapshotsBuffersServeALaterRead) {
+  add_host_device(kLoopbackIfindex);
+  ASSERT_TRUE(poller_->poll_once());
+  const auto first = buffers_of(*store_.latest());
+  ASSERT_EQ(first.size(), 1U);
+  ASSERT_TRUE(poller_->poll_once());  // the first released: its buffers kept
+  ASSERT_TRUE(poller_->poll_once());  // ... and filled by this read
+  EXPECT_EQ(buffers_of(*store_.latest()), first);
+}
+
+TEST_F(PollerTest, ASnapshotAScrapeHoldsIsLeftAlone) {
+  add_host_device(kLoopbackIfindex);
+  ASSERT_TRUE(poller_->poll_once());
+  const std::shared_ptr<const Snapshot> held = store_.latest();  // a slow scrape
+  const auto buffers = buffers_of(*held);
+  for (int poll = 0; poll < 3; ++poll) {
+    std::vector<netif_rx_counters> values(kCpus);
+    values[1].skbs = 100 + poll;
+    counters_->put_array(netif_rx_device_key{kHostNetns, kLoopbackIfindex, 0}, values);
+    ASSERT_TRUE(poller_->poll_once());
+    EXPECT_NE(buffers_of(*store_.latest()), buffers);
+  }
+  ASSERT_EQ(held->devices.size(), 1U);
+  EXPECT_EQ(buffers_of(*held), buffers);
+  EXPECT_EQ(held->devices[0].per_cpu[0].skbs, 1U);
+  EXPECT_EQ(held->devices[0].per_cpu[1].skbs, 0U);
+  EXPECT_EQ(store_.latest()->devices[0].per_cpu[1].skbs, 102U);
+}
+
 }  // namespace
 }  // namespace netif_rx
