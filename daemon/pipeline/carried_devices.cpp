@@ -43,8 +43,11 @@ std::vector<MapAccessError> CarriedDevices::load(const ProbeMaps& maps, unsigned
     }
   }
   if (!errors.empty()) {
+    // Not shown, and the map left as it is: what it holds was not read, so
+    // carry() and forget() would change it blind.
     devices_.clear();
     totals_.clear();
+    map_.reset();
   }
   if (std::none_of(totals_.begin(), totals_.end(), counted_anything)) totals_.clear();
   return errors;
@@ -100,7 +103,7 @@ std::vector<MapAccessError> CarriedDevices::carry(const netif_rx_device_key& key
   std::vector<netif_rx_counters> sum(std::max<std::size_t>(possible_cpus_, per_cpu.size()));
   if (const auto* carried = find(key)) add_per_cpu(sum, *carried);
   add_per_cpu(sum, per_cpu);
-  if (map_) {
+  if (map_ && possible_cpus_ > 0) {
     sum.resize(possible_cpus_);  // the map's value: a slot per possible CPU
     if (const int err = map_->update(&key, sum.data()); err != 0)
       return {map_->error("update_elem", err)};

@@ -42,23 +42,24 @@ void append(std::vector<PollError>& errors, std::vector<PollError> more) {
                 std::make_move_iterator(more.end()));
 }
 
-// Adds a device's counts to a poll's read: to its entry there, else as an
+// Adds devices' counts to a poll's read: each to its entry there, else as an
 // entry alone.
-void add_device_counts(MapContents& contents, DeviceCounters device) {
+void add_device_counts(MapContents& contents, std::vector<DeviceCounters> devices) {
+  if (devices.empty()) return;
+  std::unordered_map<netif_rx_device_key, std::size_t, DeviceKeyHash> index;
+  for (std::size_t i = 0; i < devices.size(); ++i) index.emplace(devices[i].key, i);
+  std::vector<bool> added(devices.size());
   for (auto* entries : {&contents.device_counters, &contents.host_slots}) {
     for (DeviceCounters& entry : *entries) {
-      if (entry.key == device.key) {
-        add_per_cpu(entry.per_cpu, device.per_cpu);
-        return;
-      }
+      const auto found = index.find(entry.key);
+      if (found == index.end() || added[found->second]) continue;
+      add_per_cpu(entry.per_cpu, devices[found->second].per_cpu);
+      added[found->second] = true;
     }
   }
-  contents.host_slots.push_back(std::move(device));
-}
-
-bool counted_any_packet(const std::vector<netif_rx_counters>& per_cpu) {
-  return std::any_of(per_cpu.begin(), per_cpu.end(),
-                     [](const netif_rx_counters& c) { return c.skbs != 0; });
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (!added[i]) contents.host_slots.push_back(std::move(devices[i]));
+  }
 }
 
 // The array slots of the devices the view knows: a device not in it yet is
@@ -281,49 +282,46 @@ std::vector<PollError> Poller::read_netns_blocks(MapContents& contents) {
 std::vector<PollError> Poller::drain_netns_blocks(MapContents& contents) {
   if (!netns_blocks_) return {};
   std::vector<PollError> errors;
+  std::vector<DeviceCounters> carried;
   for (const PlacedNetns& retiring : netns_blocks_->to_drain()) {
-    auto drained = retiring.netns.inum == 0 ? drain_unknown_block(retiring.block)
-                                            : carry_block_slots(retiring, contents);
-    if (drained.empty()) {
-      netns_blocks_->drained(retiring.block);
-    } else {
-      append(errors, std::move(drained));
-    }
+    if (drain_block(retiring, carried, errors)) netns_blocks_->drained(retiring.block);
   }
+  add_device_counts(contents, std::move(carried));
   return errors;
 }
 
-std::vector<PollError> Poller::drain_unknown_block(std::uint32_t block) {
-  auto total = reader_.read_block_total(block);
-  if (!total.ok()) return poll_errors(total.errors, "map_read");
-  if (!counted_any_packet(total.value)) return {};
-  if (auto zeroed = reader_.zero_netns_block(block); !zeroed.empty())
-    return poll_errors(zeroed, "map_delete");
-  step_.add_removed(total.value);
-  return {};
-}
-
-std::vector<PollError> Poller::carry_block_slots(const PlacedNetns& retiring,
-                                                 MapContents& contents) {
+bool Poller::drain_block(const PlacedNetns& retiring, std::vector<DeviceCounters>& carried,
+                         std::vector<PollError>& errors) {
   // Counted after the poll that retired the namespace read its entries (or
   // by a run of the probe that read its entry before): its devices' counts.
   auto slots = reader_.read_netns_block(retiring);
-  if (!slots.ok()) return poll_errors(slots.errors, "map_read");
-  if (slots.value.empty()) return {};
-  if (auto zeroed = reader_.zero_netns_block(retiring.block); !zeroed.empty())
-    return poll_errors(zeroed, "map_delete");
-  std::vector<PollError> errors;
+  if (!slots.ok()) {
+    append(errors, poll_errors(slots.errors, "map_read"));
+    return false;
+  }
+  bool complete = true;
   for (DeviceCounters& slot : slots.value) {
-    log::debug("carrying a retired block's counts to its device",
-               {{"netns", slot.key.netns_inum}, {"ifindex", slot.key.ifindex}});
-    if (auto failed = carried_.carry(slot.key, slot.per_cpu); !failed.empty()) {
-      append(errors, poll_errors(failed, "map_delete"));  // counted still, as removed
+    // Slot by slot: what one zeroed holds is accounted for even if the next
+    // one fails (the block is then drained again at the next poll).
+    if (auto failed = reader_.zero_netns_slot(retiring.block, slot.key.ifindex); !failed.empty()) {
+      append(errors, poll_errors(failed, "map_delete"));
+      complete = false;
+      continue;
+    }
+    if (retiring.netns.inum == 0) {  // whose it was is not known (an adopted block)
       step_.add_removed(slot.per_cpu);
       continue;
     }
-    add_device_counts(contents, std::move(slot));
+    log::debug("carrying a retired block's counts to its device",
+               {{"netns", slot.key.netns_inum}, {"ifindex", slot.key.ifindex}});
+    if (auto failed = carried_.carry(slot.key, slot.per_cpu); !failed.empty()) {
+      append(errors, poll_errors(failed, "map_delete"));
+      step_.add_removed(slot.per_cpu);  // counted still, as removed
+      continue;
+    }
+    carried.push_back(std::move(slot));
   }
-  return errors;
+  return complete;
 }
 
 std::vector<PollError> Poller::place_netns_blocks() {

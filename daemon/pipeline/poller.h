@@ -112,8 +112,10 @@ class Poller {
   // `contents`, this poll's read), a block of a namespace not known gives its
   // counts to the removed ones.
   std::vector<PollError> drain_netns_blocks(MapContents& contents);
-  std::vector<PollError> drain_unknown_block(std::uint32_t block);
-  std::vector<PollError> carry_block_slots(const PlacedNetns& retiring, MapContents& contents);
+  // One block: false when a read or a zeroing failed (drained again later).
+  // The slots carried are appended to `carried`.
+  bool drain_block(const PlacedNetns& retiring, std::vector<DeviceCounters>& carried,
+                   std::vector<PollError>& errors);
   // Retires the blocks of namespaces this poll read no entry of, and places
   // namespaces with hash entries in free blocks (NetnsBlocks::plan).
   std::vector<PollError> place_netns_blocks();

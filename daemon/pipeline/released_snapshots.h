@@ -15,9 +15,14 @@ namespace netif_rx {
 
 class ReleasedSnapshots {
  public:
-  void add(std::unique_ptr<Snapshot> snapshot) {
+  // Called from a deleter: never throws (without memory to keep it, the
+  // snapshot is freed here).
+  void add(std::unique_ptr<Snapshot> snapshot) noexcept {
     std::lock_guard lock(mutex_);
-    released_.push_back(std::move(snapshot));
+    try {
+      released_.push_back(std::move(snapshot));
+    } catch (...) {
+    }
   }
   std::vector<std::unique_ptr<Snapshot>> take() {
     std::lock_guard lock(mutex_);

@@ -324,35 +324,12 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_netns_block(const PlacedNet
   return result;
 }
 
-MapRead<std::vector<netif_rx_counters>> MapReader::read_block_total(std::uint32_t block) {
-  MapRead<std::vector<netif_rx_counters>> result;
-  auto slots = read_block_slots(block);
-  result.errors = std::move(slots.errors);
-  if (!result.ok()) return result;
-  result.value.resize(possible_cpus_);
-  for (std::size_t i = 0; i < slots.value.size(); ++i) {
-    netif_rx_counters& total = result.value[i % possible_cpus_];
-    total.skbs += slots.value[i].skbs;
-    total.merged_packets += slots.value[i].merged_packets;
-    total.bytes += slots.value[i].bytes;
-  }
-  return result;
-}
-
 std::vector<MapAccessError> MapReader::zero_netns_slot(std::uint32_t block, std::uint32_t ifindex) {
   if (block >= netns_blocks() || ifindex >= maps_.netns_block_slots) return {};
   const std::uint32_t key = block * maps_.netns_block_slots + ifindex;
   const std::vector<netif_rx_counters> zeros(possible_cpus_);
   if (const int err = maps_.netns_slots->update(&key, zeros.data()); err != 0)
     return {maps_.netns_slots->error("update_elem", err)};
-  return {};
-}
-
-std::vector<MapAccessError> MapReader::zero_netns_block(std::uint32_t block) {
-  for (std::uint32_t ifindex = 0; ifindex < maps_.netns_block_slots; ++ifindex) {
-    auto errors = zero_netns_slot(block, ifindex);
-    if (!errors.empty()) return errors;
-  }
   return {};
 }
 

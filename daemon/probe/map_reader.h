@@ -99,11 +99,8 @@ class MapReader {
   std::vector<MapAccessError> write_netns_entry(const NetnsTableWrite& write);
   // The slots of `placed`'s block that counted packets, keyed by device.
   MapRead<std::vector<DeviceCounters>> read_netns_block(const PlacedNetns& placed);
-  // The sum of a block's slots per CPU (a retiring block's last counts).
-  MapRead<std::vector<netif_rx_counters>> read_block_total(std::uint32_t block);
-  // Zeroes one slot (a deleted device) or every slot of a block.
+  // Zeroes one slot (a deleted device, a retired block's).
   std::vector<MapAccessError> zero_netns_slot(std::uint32_t block, std::uint32_t ifindex);
-  std::vector<MapAccessError> zero_netns_block(std::uint32_t block);
 
   // Removes only a recorded name (one whose counters entry is gone).
   std::vector<MapAccessError> delete_name(const netif_rx_device_key& key);

@@ -5,6 +5,7 @@
 // block's goes to the removed counts.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <memory>
 #include <string>
 #include <vector>
@@ -85,6 +86,8 @@ class PollerNetnsBlocksTest : public ::testing::Test {
     return values;
   }
 
+  std::uint32_t retire_with_late_count(std::uint64_t skbs);
+
   void count_in_slot(std::uint32_t block, std::uint32_t ifindex, unsigned cpu, std::uint64_t skbs) {
     slots_->put_array(block * kBlockSlots + ifindex, skbs_on(cpu, skbs));
   }
@@ -157,6 +160,48 @@ TEST_F(PollerNetnsBlocksTest, WhatARetiredBlockCountedBeforeItsDrainStaysItsDevi
   EXPECT_EQ(snapshot->devices[0].per_cpu[0].skbs, 3U);
   EXPECT_EQ(snapshot->devices[0].per_cpu[1].skbs, 4U);
   EXPECT_TRUE(observer_.errors.empty());
+}
+
+// Places kPod with a device at ifindex 2, forgets it and retires its block;
+// then a late run of the probe counts `skbs` on CPU 1 in its slot. Returns
+// the block.
+std::uint32_t PollerNetnsBlocksTest::retire_with_late_count(std::uint64_t skbs) {
+  add_pod_device(kPod, 2, 5);
+  EXPECT_TRUE(poller_->poll_once());
+  const std::uint32_t block = entry_of(kPod).block;
+  const netif_rx_device_key key{kPod.inum, 2, kPod.salt};
+  counters_->remove(&key);
+  names_->remove(&key);
+  EXPECT_TRUE(poller_->poll_once());
+  EXPECT_EQ(entry_of(kPod).netns_inum, 0U);
+  count_in_slot(block, 2, 1, skbs);
+  names_->put(key, netif_rx_device_name{"eth0"});
+  return block;
+}
+
+TEST_F(PollerNetnsBlocksTest, AFailedZeroingDrainsTheBlockAgainAndCountsItOnce) {
+  const std::uint32_t block = retire_with_late_count(4);
+  slots_->update_error = EIO;
+  EXPECT_FALSE(poller_->poll_once());
+  EXPECT_TRUE(store_.latest()->devices.empty()) << "not zeroed: not carried yet";
+  slots_->update_error = 0;
+  ASSERT_TRUE(poller_->poll_once());
+  EXPECT_EQ(slot(block, 2)[1].skbs, 0U);
+  ASSERT_TRUE(poller_->poll_once());  // drained: read once, not again
+  const auto snapshot = store_.latest();
+  ASSERT_EQ(snapshot->devices.size(), 1U);
+  EXPECT_EQ(snapshot->devices[0].per_cpu[1].skbs, 4U);
+}
+
+TEST_F(PollerNetnsBlocksTest, ACarryTheMapRefusesGoesToTheRemovedCounts) {
+  const std::uint32_t block = retire_with_late_count(4);
+  carried_->update_error = ENOSPC;
+  EXPECT_FALSE(poller_->poll_once());
+  EXPECT_EQ(slot(block, 2)[1].skbs, 0U);
+  const auto snapshot = store_.latest();
+  EXPECT_TRUE(snapshot->devices.empty());
+  ASSERT_EQ(snapshot->removed_per_cpu.size(), kCpus);
+  EXPECT_EQ(snapshot->removed_per_cpu[1].skbs, 4U);
 }
 
 TEST_F(PollerNetnsBlocksTest, AnAdoptedBlockNoEntryHoldsIsDrainedIntoTheRemovedCounts) {
