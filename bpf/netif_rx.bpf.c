@@ -74,15 +74,16 @@ struct {
 	__type(value, struct netif_rx_control);
 } probe_control SEC(".maps");
 
-/* True while this program is the one that counts: an exporter attaches its
- * program before it hands the counting over, and retires the old one after,
- * so that exactly one counts each event. */
-static __always_inline bool counting(void)
+/* The control entry while this program is the one that counts, else NULL:
+ * an exporter attaches its program before it hands the counting over, and
+ * retires the old one after, so that one counts each event (see
+ * claim_event() for the event whose two runs straddle the handover). */
+static __always_inline struct netif_rx_control *counting(void)
 {
 	__u32 key = 0;
 	struct netif_rx_control *control = bpf_map_lookup_elem(&probe_control, &key);
 
-	return control && control->generation == generation;
+	return control && control->generation == generation ? control : NULL;
 }
 
 struct {
@@ -184,17 +185,70 @@ static __always_inline void add_to_slot(__u32 slot, const struct arrival *arriva
 }
 
 /* The probe's own total: skbs and packets, no bytes (the invariant is about
- * packets), one increment less on the hot path. */
-static __always_inline void add_to_counted_total(const struct arrival *arrival)
+ * packets), one increment less on the hot path. `total` is claim_event()'s. */
+static __always_inline void add_to_counted_total(struct netif_rx_counters *total,
+						 const struct arrival *arrival)
 {
+	total->skbs++;
+	if (arrival->merged_packets)
+		total->merged_packets += arrival->merged_packets;
+}
+
+/* The handover's mark: the event (its skb's address, 8-byte aligned) that
+ * this CPU's counting program counted last, plus the parity of that
+ * program's generation, or 0; kept in the `bytes` word of the counted
+ * total's per-CPU slot, which the probe counts nothing in.
+ *
+ * For a moment during a handover two programs are attached, the old one
+ * first, and the kernel runs them in that order for each event. If the
+ * control map's write lands between the two runs of one event, the old
+ * program saw its generation and counted the event, and the new one sees
+ * its own: it finds the old one's mark of this very event and leaves it.
+ * The opposite (an event that neither counts) cannot happen in that order.
+ * Successive generations differ by one, so the two programs of a handover
+ * have different parities.
+ *
+ * A mark is trusted only while the control entry says NETIF_RX_CONTROL_HANDOVER:
+ * from the write until every run that read the entry before it is over, all
+ * while the old program is still attached. Then each event runs the old
+ * program first, which marks it (counting) or clears the mark (not
+ * counting), so the new program never meets a mark older than the event,
+ * such as one the old program left on a CPU that received nothing since,
+ * for an skb whose address the allocator gives the next packet again.
+ *
+ * Claims the event for this program: returns the counted total's slot, or
+ * NULL when the program that ran just before this one for the same event
+ * counted it (its mark: this event, the other parity). */
+static __always_inline struct netif_rx_counters *claim_event(const void *event,
+							     const struct netif_rx_control *control)
+{
+	/* Pointer arithmetic, not bit operations: the verifier lets a privileged
+	 * program store and compare a pointer, not mask it. */
+	const char *mine = (const char *)event + (generation & 1);
+	const char *other = (const char *)event + ((generation & 1) ^ 1);
 	__u32 slot = NETIF_RX_SLOT_COUNTED;
 	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
 
 	if (!total)
-		return;
-	total->skbs++;
-	if (arrival->merged_packets)
-		total->merged_packets += arrival->merged_packets;
+		return NULL;
+	if (total->bytes == (__u64)other &&
+	    (control->counting_since_ns & NETIF_RX_CONTROL_HANDOVER)) {
+		total->bytes = 0; /* counted once, by the other one */
+		return NULL;
+	}
+	total->bytes = (__u64)mine;
+	return total;
+}
+
+/* A program that does not count (before its handover, or after it handed
+ * over) clears the mark; see claim_event(). */
+static __always_inline void clear_event_mark(void)
+{
+	__u32 slot = NETIF_RX_SLOT_COUNTED;
+	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
+
+	if (total && total->bytes)
+		total->bytes = 0;
 }
 
 /* An aggregate whose packets could not be counted exactly (slot: why). */
@@ -342,21 +396,24 @@ static __always_inline int count_in_hash(__u32 netns_inum, __u32 netns_salt, __u
 	return count_new_device(&key, dev, arrival->bytes, arrival->merged_packets);
 }
 
+/* Whether this probe counts the devices of the namespace at all. */
+static __always_inline bool counts_namespace(__u32 netns_inum)
+{
+	return netns_inum == host_netns_inum || count_all_namespaces;
+}
+
+/* Counts a claimed event (`total`: claim_event()'s). */
 static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
 					const struct arrival *arrival, struct net_device *dev,
-					bool typed)
+					bool typed, struct netif_rx_counters *total)
 {
 	struct netif_rx_counters *counters;
-	bool own_namespace = netns_inum == host_netns_inum;
 	__u32 salt;
-
-	if (!own_namespace && !count_all_namespaces)
-		return 0;
 
 	/* The probe's own total of both layouts, so that "exported + untracked +
 	 * removed" can be checked against it. */
-	add_to_counted_total(arrival);
-	if (own_namespace) {
+	add_to_counted_total(total, arrival);
+	if (netns_inum == host_netns_inum) {
 		/* NULL when ifindex is beyond the array: the hash takes it. The
 		 * own namespace outlives the probe: salt 0, one key form with
 		 * the array's slots. */
@@ -488,22 +545,24 @@ static __noinline void measure_aggregate(const struct skb_view *skb, struct arri
 
 /* An skb that may be an aggregate, measured first; off the hot path. */
 static __always_inline int count_measured(const struct skb_view *skb, __u32 netns_inum,
-					  __u32 ifindex, struct net_device *dev, bool typed)
+					  __u32 ifindex, struct net_device *dev, bool typed,
+					  struct netif_rx_counters *total)
 {
 	struct arrival arrival = {.bytes = skb->len, .merged_packets = 0};
 
 	measure_aggregate(skb, &arrival);
-	return count_packet(netns_inum, ifindex, &arrival, dev, typed);
+	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total);
 }
 
 /* An skb that cannot be an aggregate: the hot path, with merged_packets a
  * constant 0. */
 static __always_inline int count_single(__u32 len, __u32 netns_inum, __u32 ifindex,
-					struct net_device *dev, bool typed)
+					struct net_device *dev, bool typed,
+					struct netif_rx_counters *total)
 {
 	struct arrival arrival = {.bytes = len, .merged_packets = 0};
 
-	return count_packet(netns_inum, ifindex, &arrival, dev, typed);
+	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total);
 }
 
 /* An aggregate is either non-linear (GRO and LRO merge into pages) or longer
@@ -518,7 +577,7 @@ static __always_inline bool may_be_aggregate(__u32 len, __u32 data_len, __u32 mt
 }
 
 static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, __u32 ifindex,
-					 struct net_device *dev)
+					 struct net_device *dev, struct netif_rx_counters *total)
 {
 	const struct skb_view view = {
 	    .head = skb->head,
@@ -529,11 +588,12 @@ static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, 
 	    .protocol = skb->protocol,
 	};
 
-	return count_measured(&view, netns_inum, ifindex, dev, true);
+	return count_measured(&view, netns_inum, ifindex, dev, true, total);
 }
 
+/* Five arguments at most (BPF calls): the ifindex is read here. */
 static __noinline int count_measured_tp(struct sk_buff *skb, __u32 len, __u32 netns_inum,
-					__u32 ifindex, struct net_device *dev)
+					struct net_device *dev, struct netif_rx_counters *total)
 {
 	const struct skb_view view = {
 	    .head = BPF_CORE_READ(skb, head),
@@ -544,39 +604,56 @@ static __noinline int count_measured_tp(struct sk_buff *skb, __u32 len, __u32 ne
 	    .protocol = BPF_CORE_READ(skb, protocol),
 	};
 
-	return count_measured(&view, netns_inum, ifindex, dev, false);
+	return count_measured(&view, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total);
 }
 
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 {
+	struct netif_rx_control *control = counting();
+	struct netif_rx_counters *total;
 	struct net_device *dev;
 	__u32 netns_inum;
 
-	if (!counting())
+	if (!control) {
+		clear_event_mark();
 		return 0;
+	}
 	dev = skb->dev;
 	netns_inum = dev->nd_net.net->ns.inum;
+	if (!counts_namespace(netns_inum))
+		return 0;
+	total = claim_event(skb, control);
+	if (!total)
+		return 0;
 	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
-		return count_measured_btf(skb, netns_inum, dev->ifindex, dev);
-	return count_single(skb->len, netns_inum, dev->ifindex, dev, true);
+		return count_measured_btf(skb, netns_inum, dev->ifindex, dev, total);
+	return count_single(skb->len, netns_inum, dev->ifindex, dev, true, total);
 }
 
 SEC("tracepoint/net/netif_receive_skb")
 int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 {
+	struct netif_rx_control *control = counting();
 	struct sk_buff *skb = ctx->skbaddr;
+	struct netif_rx_counters *total;
 	struct net_device *dev;
 	__u32 netns_inum;
 
-	if (!counting())
+	if (!control) {
+		clear_event_mark();
 		return 0;
+	}
 	dev = BPF_CORE_READ(skb, dev);
 	netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
+	if (!counts_namespace(netns_inum))
+		return 0;
+	total = claim_event(skb, control);
+	if (!total)
+		return 0;
 	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
-		return count_measured_tp(skb, ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex),
-					 dev);
-	return count_single(ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false);
+		return count_measured_tp(skb, ctx->len, netns_inum, dev, total);
+	return count_single(ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -32,8 +32,16 @@
  * changes, whatever NETIF_RX_PIN_LAYOUT becomes. Written by the daemon only. */
 struct netif_rx_control {
 	__u64 generation;	 /* the program that counts; 0: none */
-	__u64 counting_since_ns; /* CLOCK_BOOTTIME when the counts started */
+	__u64 counting_since_ns; /* CLOCK_BOOTTIME when the counts started, and: */
 };
+
+/* Set in counting_since_ns by the handover's write and cleared once every
+ * program run that could have read the entry before it is over (an RCU grace
+ * period), before the old program is detached: while it is set, a program
+ * that counts leaves an event that the program run just before it for the
+ * same event counted (see claim_event() in netif_rx.bpf.c). Programs of
+ * earlier builds ignore it (they read only the generation). */
+#define NETIF_RX_CONTROL_HANDOVER (1ULL << 63)
 
 /* Kernel interface names are at most IFNAMSIZ bytes, NUL included. */
 #define NETIF_RX_NAME_LEN 16
@@ -141,7 +149,10 @@ struct netif_rx_counters {
 
 /* Slots of the `probe_totals` map (a per-CPU array). */
 #define NETIF_RX_SLOT_UNTRACKED 0 /* devices that got no entry: skbs, packets, bytes */
-#define NETIF_RX_SLOT_COUNTED 1	  /* everything the probe counted, tracked or not (bytes stay 0) */
+/* Everything the probe counted, tracked or not. Its `bytes` word counts
+ * nothing: it is the handover's mark (an skb address, see claim_event() in
+ * netif_rx.bpf.c), which the daemon never reads as a count. */
+#define NETIF_RX_SLOT_COUNTED 1
 /* Aggregates (gso_size set) whose packets the probe could not count exactly.
  * Only `skbs` is used: how many such skbs. */
 #define NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS                                                        \

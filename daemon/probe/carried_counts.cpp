@@ -67,6 +67,7 @@ CarriedCounts carry_counts(const PreviousCounts& previous, const PreviousSetting
     for (std::size_t slot = 0; slot < totals->size() && slot < carried.totals.size(); ++slot)
       add_per_cpu(carried.totals[slot], (*totals)[slot]);
   }
+  drop_handover_marks(carried.totals[NETIF_RX_SLOT_COUNTED]);
 
   carried.devices.reserve(std::min(devices.size(), capacity));
   for (auto& [key, per_cpu] : devices) {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "probe/per_cpu_sum.h"
+
 namespace netif_rx {
 namespace {
 
@@ -174,7 +176,9 @@ MapRead<std::vector<netif_rx_counters>> MapReader::read_untracked() {
 }
 
 MapRead<std::vector<netif_rx_counters>> MapReader::read_counted() {
-  return read_total_slot(NETIF_RX_SLOT_COUNTED);
+  MapRead<std::vector<netif_rx_counters>> counted = read_total_slot(NETIF_RX_SLOT_COUNTED);
+  drop_handover_marks(counted.value);
+  return counted;
 }
 
 MapRead<std::vector<netif_rx_counters>> MapReader::read_removed() {

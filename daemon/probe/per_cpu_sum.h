@@ -28,4 +28,10 @@ inline bool counted_anything(const std::vector<netif_rx_counters>& per_cpu) {
   });
 }
 
+// The counted total's per-CPU slot (NETIF_RX_SLOT_COUNTED) holds no bytes: its
+// `bytes` word is the probe's handover mark (an skb's address), not a count.
+inline void drop_handover_marks(std::vector<netif_rx_counters>& counted) {
+  for (auto& per_cpu : counted) per_cpu.bytes = 0;
+}
+
 }  // namespace netif_rx

@@ -38,6 +38,8 @@ netif_rx_control read_control(int fd) {
   netif_rx_control control{};
   if (bpf_map_lookup_elem(fd, &kControlKey, &control) != 0)
     throw ProbeError("reading the probe's control map failed: " + errno_text(errno));
+  // An exporter stopped in the middle of its handover leaves the flag set.
+  control.counting_since_ns &= ~NETIF_RX_CONTROL_HANDOVER;
   return control;
 }
 

@@ -2,7 +2,8 @@
 // loaded program counts, and since when the counts run. An exporter attaches
 // its own program while the old one still counts, then hands the counting
 // over in one write of the map's entry: no event is counted by neither
-// program or by both.
+// program, and while the entry's NETIF_RX_CONTROL_HANDOVER flag is set, none
+// by both (the new program leaves an event the old one marked).
 #pragma once
 
 #include <cstdint>

@@ -62,9 +62,16 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
                                           takeover.active.counting_since_ns <= boot_time_ns()
                                       ? takeover.active.counting_since_ns
                                       : load_time_ns(program_fd)};
-  write_control(control_fd, counting);  // the one write: the new program counts from here
+  netif_rx_control handing_over = counting;
+  handing_over.counting_since_ns |= NETIF_RX_CONTROL_HANDOVER;
+  write_control(control_fd, handing_over);  // the one write: the new program counts from here
   CarrySummary carry;
   try {
+    // Every run that read the entry before the write is over: no event is
+    // counted by the old program and then by the new one any more. The old
+    // program stays attached until this is cleared (see claim_event()).
+    wait_for_running_programs();
+    write_control(control_fd, counting);
     if (carried) carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
     if (pins != nullptr) {
       if (adopted) {

@@ -8,7 +8,6 @@
 // of a pin directory, and pins that are not the exporter's.
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +21,7 @@
 
 #include "exporter_process.h"
 #include "netif_rx.h"
+#include "private_bpffs.h"
 #include "series_query.h"
 #include "test_network.h"
 
@@ -32,32 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kPayloadBytes = 100;
 constexpr const char* kConfig = "poll_interval: 100ms\n";
-
-// A BPF filesystem of the test's own on a temporary directory, so that
-// nothing touches /sys/fs/bpf; unmounted (its pins go) even on failure.
-class PrivateBpffs {
- public:
-  PrivateBpffs() {
-    char dir_template[] = "/tmp/netif_rx_pins.XXXXXX";
-    if (::mkdtemp(dir_template) == nullptr) return;
-    dir_ = dir_template;
-    mounted_ = ::mount("bpf", dir_.c_str(), "bpf", 0, nullptr) == 0;
-  }
-  ~PrivateBpffs() {
-    if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
-    if (!dir_.empty()) ::rmdir(dir_.c_str());
-  }
-  PrivateBpffs(const PrivateBpffs&) = delete;
-  PrivateBpffs& operator=(const PrivateBpffs&) = delete;
-
-  bool mounted() const { return mounted_; }
-  std::string pin_path() const { return dir_ + "/netif_rx_exporter"; }
-  std::string layout_dir() const { return pin_path() + "/v" + std::to_string(NETIF_RX_PIN_LAYOUT); }
-
- private:
-  std::string dir_;
-  bool mounted_ = false;
-};
 
 // UDP datagrams from `netns` to `destination`, 20 every 10 ms, on a thread,
 // until stop(); bounded in count and time.

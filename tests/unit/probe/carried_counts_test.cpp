@@ -105,6 +105,20 @@ TEST(CarryCounts, TotalsOfBothMapsAreSummedBySlot) {
   EXPECT_EQ(skbs(carried.totals[NETIF_RX_SLOT_REMOVED]), 9U);
 }
 
+// The counted total's bytes word is the old probe's handover mark, not a
+// count: it is not carried.
+TEST(CarryCounts, TheOldProbesHandoverMarksAreNotCarried) {
+  PreviousCounts previous;
+  previous.totals.assign(NETIF_RX_PROBE_TOTALS_SLOTS, counts(0));
+  previous.totals[NETIF_RX_SLOT_COUNTED] = counts(50, 5);
+  previous.totals[NETIF_RX_SLOT_COUNTED][1].bytes = 0xffff888012345601;
+  previous.totals[NETIF_RX_SLOT_UNTRACKED][0].bytes = 1500;
+  const CarriedCounts carried = carry_counts(previous, blocks_of_four(), 100, kCpus);
+  for (const auto& cpu : carried.totals[NETIF_RX_SLOT_COUNTED]) EXPECT_EQ(cpu.bytes, 0U);
+  EXPECT_EQ(skbs(carried.totals[NETIF_RX_SLOT_COUNTED]), 55U);
+  EXPECT_EQ(carried.totals[NETIF_RX_SLOT_UNTRACKED][0].bytes, 1500U);
+}
+
 TEST(CarryCounts, NothingToCarryGivesEmptyCounts) {
   const CarriedCounts carried = carry_counts({}, {}, 100, kCpus);
   EXPECT_TRUE(carried.devices.empty());

@@ -112,6 +112,22 @@ TEST(MapReader, ReadsTheUntrackedCountersPerCpu) {
   EXPECT_EQ(read.value[2].bytes, 300u);
 }
 
+// The counted total's bytes word is the probe's handover mark (an skb's
+// address), never a count: it reads as 0.
+TEST(MapReader, TheCountedTotalReadsWithoutTheHandoverMark) {
+  FakeMaps maps;
+  maps.untracked->put_array(std::uint32_t{NETIF_RX_SLOT_COUNTED},
+                            std::vector<netif_rx_counters>{
+                                {7, 1, 0xffff888012345600}, {8, 0, 0}, {9, 2, 0xffff888012345601}});
+  auto reader = maps.reader();
+  const auto read = reader.read_counted();
+  ASSERT_TRUE(read.ok());
+  ASSERT_EQ(read.value.size(), kCpus);
+  EXPECT_EQ(read.value[0].skbs, 7u);
+  EXPECT_EQ(read.value[2].merged_packets, 2u);
+  for (const auto& cpu : read.value) EXPECT_EQ(cpu.bytes, 0u);
+}
+
 TEST(MapReader, ReadsEachFallbackSlotUnderItsReason) {
   FakeMaps maps;
   for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot) {
