@@ -7,7 +7,6 @@
 #include "probe/per_cpu_sum.h"
 
 namespace netif_rx {
-namespace {}  // namespace
 
 std::vector<MapAccessError> CarriedDevices::load(const ProbeMaps& maps, unsigned possible_cpus) {
   devices_.clear();

@@ -42,26 +42,6 @@ void append(std::vector<PollError>& errors, std::vector<PollError> more) {
                 std::make_move_iterator(more.end()));
 }
 
-// Adds devices' counts to a poll's read: each to its entry there, else as an
-// entry alone.
-void add_device_counts(MapContents& contents, std::vector<DeviceCounters> devices) {
-  if (devices.empty()) return;
-  std::unordered_map<netif_rx_device_key, std::size_t, DeviceKeyHash> index;
-  for (std::size_t i = 0; i < devices.size(); ++i) index.emplace(devices[i].key, i);
-  std::vector<bool> added(devices.size());
-  for (auto* entries : {&contents.device_counters, &contents.host_slots}) {
-    for (DeviceCounters& entry : *entries) {
-      const auto found = index.find(entry.key);
-      if (found == index.end() || added[found->second]) continue;
-      add_per_cpu(entry.per_cpu, devices[found->second].per_cpu);
-      added[found->second] = true;
-    }
-  }
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    if (!added[i]) contents.host_slots.push_back(std::move(devices[i]));
-  }
-}
-
 // The array slots of the devices the view knows: a device not in it yet is
 // read at the next poll (the step would not name it anyway).
 std::vector<std::uint32_t> ifindexes_of(const LinkView& links) {
@@ -168,7 +148,6 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   links.after = host_links_();
   append(errors, read_names(*read.value));
   links.ask_kernel = kernel_link_name;
-  append(errors, drain_netns_blocks(*read.value));  // counts this snapshot shows
 
   PollResult result = step_.run(std::move(*read.value), links, started);
   append(errors, apply_deletions(result.deletions));
@@ -236,8 +215,11 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
             std::back_inserter(contents.host_slots));
   contents.untracked_per_cpu = std::move(untracked.value);
   contents.gso_fallbacks = std::move(fallbacks.value);
+  // Before the carried counts are added: the drained slots are carried to
+  // their devices, and this snapshot shows them.
+  std::vector<PollError> drain_errors = drain_netns_blocks();
   carried_.add_to(contents);
-  return {std::move(contents), {}};
+  return {std::move(contents), std::move(drain_errors)};
 }
 
 std::vector<PollError> Poller::read_names(MapContents& contents) {
@@ -279,19 +261,16 @@ std::vector<PollError> Poller::read_netns_blocks(MapContents& contents) {
   return errors;
 }
 
-std::vector<PollError> Poller::drain_netns_blocks(MapContents& contents) {
+std::vector<PollError> Poller::drain_netns_blocks() {
   if (!netns_blocks_) return {};
   std::vector<PollError> errors;
-  std::vector<DeviceCounters> carried;
   for (const PlacedNetns& retiring : netns_blocks_->to_drain()) {
-    if (drain_block(retiring, carried, errors)) netns_blocks_->drained(retiring.block);
+    if (drain_block(retiring, errors)) netns_blocks_->drained(retiring.block);
   }
-  add_device_counts(contents, std::move(carried));
   return errors;
 }
 
-bool Poller::drain_block(const PlacedNetns& retiring, std::vector<DeviceCounters>& carried,
-                         std::vector<PollError>& errors) {
+bool Poller::drain_block(const PlacedNetns& retiring, std::vector<PollError>& errors) {
   // Counted after the poll that retired the namespace read its entries (or
   // by a run of the probe that read its entry before): its devices' counts.
   auto slots = reader_.read_netns_block(retiring);
@@ -317,9 +296,7 @@ bool Poller::drain_block(const PlacedNetns& retiring, std::vector<DeviceCounters
     if (auto failed = carried_.carry(slot.key, slot.per_cpu); !failed.empty()) {
       append(errors, poll_errors(failed, "map_delete"));
       step_.add_removed(slot.per_cpu);  // counted still, as removed
-      continue;
     }
-    carried.push_back(std::move(slot));
   }
   return complete;
 }

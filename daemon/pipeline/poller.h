@@ -108,14 +108,12 @@ class Poller {
   // namespaces to `contents` (a device's slot and hash entry summed).
   std::vector<PollError> read_netns_blocks(MapContents& contents);
   // Reads the last counts of the blocks retired at an earlier poll, zeroes
-  // and frees them: a slot's counts are carried to its device (and added to
-  // `contents`, this poll's read), a block of a namespace not known gives its
-  // counts to the removed ones.
-  std::vector<PollError> drain_netns_blocks(MapContents& contents);
+  // and frees them: a slot's counts are carried to its device (the poll's
+  // read adds them with the other carried counts), a block of a namespace
+  // not known gives its counts to the removed ones.
+  std::vector<PollError> drain_netns_blocks();
   // One block: false when a read or a zeroing failed (drained again later).
-  // The slots carried are appended to `carried`.
-  bool drain_block(const PlacedNetns& retiring, std::vector<DeviceCounters>& carried,
-                   std::vector<PollError>& errors);
+  bool drain_block(const PlacedNetns& retiring, std::vector<PollError>& errors);
   // Retires the blocks of namespaces this poll read no entry of, and places
   // namespaces with hash entries in free blocks (NetnsBlocks::plan).
   std::vector<PollError> place_netns_blocks();
