@@ -14,13 +14,13 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
 
 #include "exporter_process.h"
 #include "handover_flip.skel.h"
+#include "lifecycle_support.h"
 #include "netif_rx.h"
 #include "private_bpffs.h"
 #include "series_query.h"
@@ -30,9 +30,8 @@
 namespace netif_rx::test {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr int kPayloadBytes = 100;
+constexpr int kScrapeWaitMs = 10000;  // how long a scrape may take to show the packets sent
 constexpr int kBurst = 100;
 constexpr std::uint32_t kControlKey = 0;
 
@@ -49,23 +48,15 @@ double packets_of(const Series& series, const std::string& device) {
 
 double metric(const Series& series, const std::string& name) { return sum_where(series, name, {}); }
 
-Series scrape_until(ExporterProcess& exporter, const std::function<bool(const Series&)>& done) {
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
-  Series series = exporter.scrape();
-  while (!done(series) && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    series = exporter.scrape();
-  }
-  return series;
-}
-
 // Sends a burst to the device and returns the settled count of it once it
 // reached `expected` (or 10 s passed), after a pause in which an overshoot
 // would show.
 double send_and_settle(ExporterProcess& exporter, const std::string& netns, const VethPair& pair,
                        double expected) {
   EXPECT_EQ(send_udp(netns, 0, pair.a.address, kBurst, kPayloadBytes), kBurst);
-  scrape_until(exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= expected; });
+  scrape_until(
+      exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= expected; },
+      kScrapeWaitMs);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   return packets_of(exporter.scrape(), pair.a.name);
 }

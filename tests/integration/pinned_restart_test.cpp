@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "exporter_process.h"
+#include "lifecycle_support.h"
 #include "netif_rx.h"
 #include "private_bpffs.h"
 #include "series_query.h"
@@ -31,6 +32,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kPayloadBytes = 100;
+constexpr int kScrapeWaitMs = 10000;  // how long a scrape may take to show the packets sent
 constexpr const char* kConfig = "poll_interval: 100ms\n";
 
 // UDP datagrams from `netns` to `destination`, 20 every 10 ms, on a thread,
@@ -148,31 +150,22 @@ std::string program_id(const Series& series) {
   return "";
 }
 
-// Scrapes until `done` holds or 10 s pass; returns the last scrape.
-Series scrape_until(ExporterProcess& exporter, const std::function<bool(const Series&)>& done) {
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
-  Series series = exporter.scrape();
-  while (!done(series) && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    series = exporter.scrape();
-  }
-  return series;
-}
-
 // Sends `count` datagrams to `pair.a` from `netns`, waits until they are
 // counted, deletes the device and waits until they are removed counts.
 void count_and_delete(ExporterProcess& exporter, TestNetwork& network, const std::string& netns,
                       const VethPair& pair, int count) {
   ASSERT_EQ(send_udp(netns, 0, pair.a.address, count, kPayloadBytes), count);
   ASSERT_EQ(
-      packets_of(scrape_until(exporter,
-                              [&](const Series& s) { return packets_of(s, pair.a.name) >= count; }),
+      packets_of(scrape_until(
+                     exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= count; },
+                     kScrapeWaitMs),
                  pair.a.name),
       count);
   network.delete_link("", pair.a.name);
-  const Series after_deletion = scrape_until(exporter, [count](const Series& s) {
-    return metric(s, "netif_rx_removed_packets_total") >= count;
-  });
+  const Series after_deletion = scrape_until(
+      exporter,
+      [count](const Series& s) { return metric(s, "netif_rx_removed_packets_total") >= count; },
+      kScrapeWaitMs);
   ASSERT_GE(metric(after_deletion, "netif_rx_removed_packets_total"), count) << exporter.log();
 }
 
@@ -251,12 +244,13 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   ASSERT_NO_FATAL_FAILURE(count_and_delete(*exporter, network, ns, gone_pair, 200));
   // A device that goes while no exporter runs (below): its counts too.
   ASSERT_EQ(send_udp(ns, 0, gone_while_down.a.address, 150, kPayloadBytes), 150);
-  ASSERT_EQ(packets_of(scrape_until(*exporter,
-                                    [&](const Series& s) {
-                                      return packets_of(s, gone_while_down.a.name) >= 150;
-                                    }),
-                       gone_while_down.a.name),
-            150);
+  ASSERT_EQ(
+      packets_of(scrape_until(
+                     *exporter,
+                     [&](const Series& s) { return packets_of(s, gone_while_down.a.name) >= 150; },
+                     kScrapeWaitMs),
+                 gone_while_down.a.name),
+      150);
 
   PacketStream stream(ns, stream_pair.a.address);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -291,7 +285,8 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   }
   const long long sent = stream.stop();
   const Series final_series = scrape_until(
-      *exporter, [&](const Series& s) { return packets_of(s, stream_pair.a.name) >= sent; });
+      *exporter, [&](const Series& s) { return packets_of(s, stream_pair.a.name) >= sent; },
+      kScrapeWaitMs);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
   const Series settled = exporter->scrape();
   watch.stop();
@@ -337,7 +332,9 @@ TEST_F(PinnedRestartTest, ClassicTracepointHandsOverWithoutLoss) {
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long long sent = stream.stop();
-  scrape_until(*exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= sent; });
+  scrape_until(
+      *exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= sent; },
+      kScrapeWaitMs);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
   const Series settled = exporter->scrape();
   std::printf("classic tracepoint handover: sent %lld, counted %.0f\n", sent,
@@ -366,7 +363,8 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long long first_sent = stream->stop();
   const Series first = scrape_until(
-      *exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= first_sent; });
+      *exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= first_sent; },
+      kScrapeWaitMs);
   ASSERT_EQ(packets_of(first, pair.a.name), static_cast<double>(first_sent));
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
 
@@ -388,9 +386,10 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
   stream = std::make_unique<PacketStream>(ns, pair.a.address);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long long second_sent = stream->stop();
-  const Series settled = scrape_until(*exporter, [&](const Series& s) {
-    return packets_of(s, pair.a.name) >= first_sent + second_sent;
-  });
+  const Series settled = scrape_until(
+      *exporter,
+      [&](const Series& s) { return packets_of(s, pair.a.name) >= first_sent + second_sent; },
+      kScrapeWaitMs);
   EXPECT_EQ(packets_of(settled, pair.a.name), static_cast<double>(first_sent + second_sent))
       << exporter->log();
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
@@ -465,9 +464,12 @@ TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
   }
   const long long sent_here = to_this_namespace.stop();
   const long long sent_there = to_other_namespace.stop();
-  scrape_until(*exporter, [&](const Series& s) {
-    return packets_of(s, pair.a.name) >= sent_here && packets_of(s, far.a.name) >= sent_there;
-  });
+  scrape_until(
+      *exporter,
+      [&](const Series& s) {
+        return packets_of(s, pair.a.name) >= sent_here && packets_of(s, far.a.name) >= sent_there;
+      },
+      kScrapeWaitMs);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
   const Series settled = exporter->scrape();
   watch.stop();
