@@ -134,6 +134,25 @@ struct {
 	__type(value, struct netif_rx_counters);
 } probe_totals SEC(".maps");
 
+/* The counted totals of the program this one takes the counting over from,
+ * where that program leaves its handover mark (see claim_event()): the
+ * adopted probe's `probe_totals` (this one's own, same layout) or the
+ * previous layout's, of the same shape. Its one entry is set by the daemon
+ * for the handover and emptied after it; never pinned. */
+struct totals_of_old_program {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NETIF_RX_PROBE_TOTALS_SLOTS);
+	__type(key, __u32);
+	__type(value, struct netif_rx_counters);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct totals_of_old_program);
+} handover_totals SEC(".maps");
+
 /* The counts an exporter carried over from a probe of another layout
  * (NETIF_RX_PIN_LAYOUT): per device, keyed and valued as `device_counters`,
  * and the totals, slotted as `probe_totals`. Written and read by the daemon
@@ -208,6 +227,9 @@ static __always_inline void add_to_counted_total(struct netif_rx_counters *total
  * Successive generations differ by one, so the two programs of a handover
  * have different parities.
  *
+ * The old program marks in its own `probe_totals`, which this program reads
+ * through `handover_totals`: between two layouts too.
+ *
  * A mark is trusted only while the control entry says NETIF_RX_CONTROL_HANDOVER:
  * from the write until every run that read the entry before it is over, all
  * while the old program is still attached. Then each event runs the old
@@ -224,17 +246,25 @@ static __always_inline struct netif_rx_counters *claim_event(const void *event,
 {
 	/* Pointer arithmetic, not bit operations: the verifier lets a privileged
 	 * program store and compare a pointer, not mask it. */
-	const char *mine = (const char *)event + (generation & 1);
-	const char *other = (const char *)event + ((generation & 1) ^ 1);
+	__u64 parity = generation & 1;
+	const char *mine = (const char *)event + parity;
+	const char *other = (const char *)event + (parity ^ 1);
 	__u32 slot = NETIF_RX_SLOT_COUNTED;
 	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
+	struct netif_rx_counters *old_total = NULL;
+	__u32 entry = 0;
+	void *old_totals;
 
 	if (!total)
 		return NULL;
-	if (total->bytes == (__u64)other &&
-	    (control->counting_since_ns & NETIF_RX_CONTROL_HANDOVER)) {
-		total->bytes = 0; /* counted once, by the other one */
-		return NULL;
+	if (control->counting_since_ns & NETIF_RX_CONTROL_HANDOVER) {
+		old_totals = bpf_map_lookup_elem(&handover_totals, &entry);
+		if (old_totals)
+			old_total = bpf_map_lookup_elem(old_totals, &slot);
+		if (old_total && old_total->bytes == (__u64)other) {
+			old_total->bytes = 0; /* counted once, by the other one */
+			return NULL;
+		}
 	}
 	total->bytes = (__u64)mine;
 	return total;

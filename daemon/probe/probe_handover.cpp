@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <cerrno>
 #include <string>
 
 #include "probe/layout_carry.h"
@@ -35,6 +36,50 @@ unsigned possible_cpus() {
   return static_cast<unsigned>(cpus);
 }
 
+// The old program's counted totals (`probe_totals`), where it leaves its
+// handover marks; -1 when there is no old program.
+int old_totals_fd(const Takeover& takeover) {
+  if (takeover.adopted) {
+    for (const auto& [name, fd] : takeover.adopted->maps)
+      if (name == "probe_totals") return fd.get();
+  }
+  if (takeover.previous) {  // its shape checked (probe/previous_layout.h)
+    if (const auto found = takeover.previous->maps.find("probe_totals");
+        found != takeover.previous->maps.end())
+      return found->second.get();
+  }
+  return -1;
+}
+
+// The new program's `handover_totals` (bpf/netif_rx.bpf.c); -1 without it.
+int handover_totals_fd(bpf_object* object) {
+  bpf_map* view = bpf_object__find_map_by_name(object, kHandoverTotalsMapName);
+  return view == nullptr ? -1 : bpf_map__fd(view);
+}
+
+// Lets the new program read the old one's handover marks in `old_totals`.
+// When the kernel refuses, the handover goes on without: an event straddling
+// its write may then be counted twice.
+void point_at_old_totals(bpf_object* object, int old_totals) {
+  const std::uint32_t entry = 0;
+  const int view = handover_totals_fd(object);
+  if (view >= 0 && bpf_map_update_elem(view, &entry, &old_totals, BPF_ANY) == 0) return;
+  log::warn(
+      "the new program cannot read the old one's handover marks: an event straddling the "
+      "handover may be counted twice",
+      {{"map", kHandoverTotalsMapName}, {"err", errno_text(view < 0 ? ENOENT : errno)}});
+}
+
+// Empties `handover_totals` once the handover is over, which lets the old
+// layout's maps go.
+void forget_old_totals(bpf_object* object) {
+  const std::uint32_t entry = 0;
+  const int view = handover_totals_fd(object);
+  if (view < 0 || bpf_map_delete_elem(view, &entry) == 0 || errno == ENOENT) return;
+  log::warn("the handover's view of the old program's totals stays",
+            {{"map", kHandoverTotalsMapName}, {"err", errno_text(errno)}});
+}
+
 std::uint32_t program_id(int program_fd) {
   bpf_prog_info info{};
   std::uint32_t length = sizeof(info);
@@ -62,6 +107,8 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
                                           takeover.active.counting_since_ns <= boot_time_ns()
                                       ? takeover.active.counting_since_ns
                                       : load_time_ns(program_fd)};
+  const int old_totals = old_totals_fd(takeover);
+  if (old_totals >= 0) point_at_old_totals(object, old_totals);
   netif_rx_control handing_over = counting;
   handing_over.counting_since_ns |= NETIF_RX_CONTROL_HANDOVER;
   write_control(control_fd, handing_over);  // the one write: the new program counts from here
@@ -72,6 +119,7 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
     // program stays attached until this is cleared (see claim_event()).
     wait_for_running_programs();
     write_control(control_fd, counting);
+    if (old_totals >= 0) forget_old_totals(object);
     if (carried) carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
     if (pins != nullptr) {
       if (adopted) {

@@ -43,7 +43,9 @@ void reuse_kept_maps(bpf_object* object, const Takeover& takeover);
 // makes it the one that counts, carries a previous layout's counts, then
 // keeps it in `pins` (when given) in place of the adopted or previous one,
 // whose link it closes. Returns the control entry written. Throws
-// ProbeError, with the adopted or previous program counting again.
+// ProbeError, with the adopted or previous program counting again. For the
+// handover, the new program reads the old one's marks in its `probe_totals`
+// (adopted or of the previous layout) through `handover_totals`.
 netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, int link_fd,
                            Takeover& takeover);
 

@@ -98,8 +98,12 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore&
   return std::nullopt;
 }
 
-bool is_control(const bpf_map* map) {
-  return std::strcmp(bpf_map__name(map), kControlMapName) == 0;
+// Every map of the object is pinned in the layout's directory but the control
+// map (kept beside the layouts) and the handover's view of the old program's
+// totals (wired anew at each start, see reuse_kept_maps()).
+bool pinned_in_layout(const bpf_map* map) {
+  return std::strcmp(bpf_map__name(map), kControlMapName) != 0 &&
+         std::strcmp(bpf_map__name(map), kHandoverTotalsMapName) != 0;
 }
 
 }  // namespace
@@ -141,7 +145,7 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   std::set<std::string> expected{kLinkPin, kProgramPin};
   bpf_map* map = nullptr;
   bpf_object__for_each_map(map, object) {
-    if (!is_control(map)) expected.insert(pin_name(map));
+    if (pinned_in_layout(map)) expected.insert(pin_name(map));
   }
   for (const auto& name : found) {
     if (expected.count(name) == 0)
@@ -162,7 +166,7 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   std::vector<std::pair<std::string, UniqueFd>> maps;
   std::optional<std::string> differs;
   bpf_object__for_each_map(map, object) {
-    if (is_control(map)) continue;
+    if (!pinned_in_layout(map)) continue;
     const std::string name = pin_name(map);
     if (!present(name)) {
       if (!differs) differs = "incomplete pins (an exporter stopped while pinning)";
@@ -245,7 +249,7 @@ void ProbePins::pin(bpf_object* object, int program_fd, int link_fd, int control
     if (!control_kept) store_->keep_control(control_fd);
     bpf_map* map = nullptr;
     bpf_object__for_each_map(map, object) {
-      if (!is_control(map)) store_->keep(pin_name(map), bpf_map__fd(map));
+      if (pinned_in_layout(map)) store_->keep(pin_name(map), bpf_map__fd(map));
     }
     store_->keep(kProgramPin, program_fd);
     store_->keep(kLinkPin, link_fd);

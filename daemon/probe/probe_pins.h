@@ -25,6 +25,9 @@ namespace netif_rx {
 
 // The name of the control map, in the object and in the store.
 constexpr const char* kControlMapName = "probe_control";
+// The map through which a new program reads the handover marks of the one it
+// takes the counting over from (bpf/netif_rx.bpf.c): never pinned.
+constexpr const char* kHandoverTotalsMapName = "handover_totals";
 
 // A pinned probe, adopted: its maps to reuse and the link to retire once the
 // counting is handed over (closing its descriptor leaves the probe attached
@@ -33,7 +36,7 @@ struct AdoptedProbe {
   UniqueFd link;
   UniqueFd program;          // the attached program
   std::string program_name;  // e.g. netif_rx_btf
-  // Every pinned map of the object but the control map, by pin name.
+  // Every pinned map of the object, by pin name.
   std::vector<std::pair<std::string, UniqueFd>> maps;
 };
 
