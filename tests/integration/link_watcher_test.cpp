@@ -123,7 +123,10 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
   ASSERT_TRUE(created);
   const auto names = [&] {
     std::set<std::string> out;
-    for (const auto& [ifindex, link] : *watcher->view()) out.insert(link.name);
+    // Held here: a range-for over *watcher->view() would free the view
+    // under the loop once the watcher publishes a new one.
+    const auto view = watcher->view();
+    for (const auto& [ifindex, link] : *view) out.insert(link.name);
     return out;
   };
   EXPECT_TRUE(eventually([&] { return names() == expected; })) << names().size() << " links";
@@ -148,7 +151,8 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
 
   // Deleted in a burst: every ifindex reported removed, the view back to lo.
   std::set<std::uint32_t> live;
-  for (const auto& [ifindex, link] : *watcher->view()) {
+  const auto before_deletion = watcher->view();
+  for (const auto& [ifindex, link] : *before_deletion) {
     if (link.name != "lo") live.insert(ifindex);
   }
   std::vector<std::string> remove;
