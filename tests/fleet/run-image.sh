@@ -47,7 +47,8 @@ cleanup_pins() { :; }
 if [[ -n $BPF_MOUNT ]]; then
   mkdir "$work/bpffs" && mount -t bpf bpf "$work/bpffs" ||
     { echo "FAIL: cannot mount a BPF filesystem for the chart's pins (mount -t bpf)" >&2; exit 1; }
-  cleanup_pins() { rm -rf "$work/bpffs/"*; umount -l "$work/bpffs"; }
+  # The exporter's pins only: the kernel's own files there (maps.debug, progs.debug) cannot go.
+  cleanup_pins() { rm -rf "$work/bpffs/netif_rx_exporter"; umount -l "$work/bpffs"; }
   run+=(-v "$work/bpffs:$BPF_MOUNT:$BPF_PROPAGATION")
 fi
 started=$(date +%s%N)
