@@ -205,12 +205,18 @@ ok "exporter ready after $(cut -d ' ' -f 1 /proc/uptime) s of uptime"
 stty -F /dev/ttyS1 raw -echo 2>/dev/null || fail "stty on /dev/ttyS1"
 exec 3<>/dev/ttyS1
 
-# ask LINE: one request to the host's sender; its answer in $reply.
+# ask LINE: one request to the host's sender; its answer in $reply. An
+# answer that arrives without its start (seen under heavy receive on the
+# emulated serial port: the first 16 or 40 bytes gone) is asked for again.
 ask() {
   echo "$1" >&3
-  reply=
-  read -t 180 -r reply <&3
-  case "$reply" in SENT*) return 0 ;; esac
+  for _ in 1 2 3; do
+    reply=
+    read -t 180 -r reply <&3
+    case "$reply" in SENT*) return 0 ;; "") return 1 ;; esac
+    echo "the host's answer arrived cut ('$reply'): asked again"
+    echo "REPEAT" >&3
+  done
   return 1
 }
 

@@ -14,7 +14,8 @@ qemu) and serves its requests, one line each:
                                           saw its traffic end
   DONE                                    the guest is done
 
-and answers each SEND and TOTAL with one line "SENT key=value ...": what
+and answers each SEND and TOTAL with one line "SENT key=value ...", and a
+REPEAT with the last answer again (one the guest read cut short): what
 was sent, from this namespace's own counters (/proc/net/snmp: Tcp OutSegs
 and RetransSegs count the segments of an offload send, the tap's tx_packets
 only its skbs) and the L3 bytes that makes on the wire (a header per
@@ -168,6 +169,7 @@ def main():
             time.sleep(0.2)
     buffer = b""
     phase = None
+    last_line = ""
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -191,6 +193,11 @@ def main():
             if words[0] == "DONE":
                 print("host: the guest is done")
                 return 0
+            if words[0] == "REPEAT" and last_line:
+                # The guest read the last answer cut short: the same again.
+                print(f"host: REPEAT -> {last_line}", flush=True)
+                ctl.sendall(last_line.encode() + b"\n")
+                continue
             if words[0] == "TOTAL" and phase:
                 # The phase's totals, now that the guest saw the traffic
                 # end: segments the namespace's TCP sent after its sockets'
@@ -266,6 +273,7 @@ def main():
             line = "SENT " + " ".join(f"{k}={v}" for k, v in fields.items())
             print(f"host: {' '.join(words)} -> {line}", flush=True)
             ctl.sendall(line.encode() + b"\n")
+            last_line = line
 
 
 if __name__ == "__main__":
