@@ -163,7 +163,6 @@ void wait_for_running_programs() {
 
 CarrySummary carry_previous_layout(const PreviousLayout& previous, bpf_object* object,
                                    unsigned possible_cpus) {
-  wait_for_running_programs();
   const PreviousCounts counts = read_previous(previous, possible_cpus);
   const int carried_counters = new_map_fd(object, "carried_counters");
   const CarriedCounts carried =

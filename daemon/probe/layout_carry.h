@@ -1,6 +1,7 @@
 // Carrying a previous layout's counts into this layout's maps, once the
-// counting was handed over to this exporter's program: waits until no run of
-// the previous program is in flight (its maps no longer change), reads them,
+// counting was handed over to this exporter's program and no run of the
+// previous program that counted is in flight (its maps no longer change):
+// reads them,
 // and writes one entry per device into `carried_counters`, the totals into
 // `carried_totals` and the removed counts into this probe's removed slot;
 // the names the previous probe recorded are copied into `device_names`.
@@ -28,7 +29,9 @@ struct CarrySummary {
 void wait_for_running_programs();
 
 // Carries `previous`'s counts into the loaded `object`'s maps, for
-// `possible_cpus` CPUs. Call it after the handover. Throws ProbeError.
+// `possible_cpus` CPUs. Call it after the handover's write and a
+// wait_for_running_programs() after it (hand_over() does both). Throws
+// ProbeError.
 CarrySummary carry_previous_layout(const PreviousLayout& previous, bpf_object* object,
                                    unsigned possible_cpus);
 

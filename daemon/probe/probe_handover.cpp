@@ -115,7 +115,8 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
   CarrySummary carry;
   try {
     // Every run that read the entry before the write is over: no event is
-    // counted by the old program and then by the new one any more. The old
+    // counted by the old program and then by the new one any more, and the
+    // old maps no longer change (the carry below reads them). The old
     // program stays attached until this is cleared (see claim_event()).
     wait_for_running_programs();
     write_control(control_fd, counting);
