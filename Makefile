@@ -71,7 +71,7 @@ unit: deps
 	@cd $(TEST_BUILD_DIR) && ctest -L unit -j $(JOBS) --output-on-failure --no-tests=error
 
 # clang-tidy (.clang-tidy) over daemon/, with the test build's compile
-# commands; files unchanged since their last clean run are skipped. make test
+# commands; files whose preprocessed text passed before (in any clone) are skipped. make test
 # runs it as the ctest clang_tidy (label lint).
 tidy: test-build
 	@python3 scripts/run-clang-tidy.py --build $(TEST_BUILD_DIR) --jobs $(JOBS) daemon

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Runs clang-tidy (.clang-tidy) on the sources under the given folders, with a
 build's compile_commands.json, files in parallel. A file whose preprocessed
-text, flags and .clang-tidy are unchanged since its last clean run is skipped
-(the cache lives in the build directory). Exits 1 on any finding."""
+text, flags, .clang-tidy and clang-tidy version are unchanged since a clean
+run is skipped: what clang-tidy would see is the same, so is its verdict. The
+cache is the user's, beside ccache's ($NETIF_RX_TIDY_CACHE, else
+$XDG_CACHE_HOME or ~/.cache, then netif_rx_exporter/clang-tidy), so that a new
+clone or build directory reuses it as its compiles reuse ccache's. Exits 1 on
+any finding."""
 import argparse
 import concurrent.futures
 import hashlib
@@ -22,7 +26,7 @@ def compile_commands(build):
         return {os.path.realpath(os.path.join(e["directory"], e["file"])): e for e in json.load(f)}
 
 
-def preprocess_key(entry, config):
+def preprocess_key(entry, config, build):
     """A hash of what clang-tidy would see: the file with its headers expanded."""
     args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
     args = [a for a in args if a != "ccache"]
@@ -40,14 +44,21 @@ def preprocess_key(entry, config):
                             capture_output=True, check=False)
     if result.returncode != 0:
         return None
-    digest = hashlib.sha256(result.stdout)
+    # The clone's and the build's paths (in __FILE__ and in the flags) are
+    # left out, as ccache's base_dir does: another clone of the same text
+    # gets the same verdict.
+    digest = hashlib.sha256(without_paths(result.stdout, build))
     digest.update(config)
-    digest.update(" ".join(out).encode())
+    digest.update(without_paths(" ".join(out).encode(), build))
     return digest.hexdigest()
 
 
+def without_paths(text, build):
+    return text.replace(build.encode(), b"<build>").replace(ROOT.encode(), b"<source>")
+
+
 def tidy(path, entry, build, config, cache_dir):
-    key = preprocess_key(entry, config)
+    key = preprocess_key(entry, config, build)
     stamp = os.path.join(cache_dir, key) if key else None
     if stamp and os.path.exists(stamp):
         return path, True, ""
@@ -59,6 +70,13 @@ def tidy(path, entry, build, config, cache_dir):
     return path, ok, result.stdout if not ok else "checked"
 
 
+def tidy_cache_dir():
+    if os.environ.get("NETIF_RX_TIDY_CACHE"):
+        return os.environ["NETIF_RX_TIDY_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "netif_rx_exporter", "clang-tidy")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build/test")
@@ -68,7 +86,9 @@ def main():
     build = os.path.abspath(options.build)
     with open(os.path.join(ROOT, ".clang-tidy"), "rb") as f:
         config = f.read()
-    cache_dir = os.path.join(build, "clang-tidy-cache")
+    version = subprocess.run(["clang-tidy", "--version"], capture_output=True, check=False)
+    config += version.stdout
+    cache_dir = tidy_cache_dir()
     os.makedirs(cache_dir, exist_ok=True)
     commands = compile_commands(build)
     prefixes = [os.path.join(ROOT, folder.rstrip("/")) + os.sep for folder in options.folders]
@@ -87,8 +107,8 @@ def main():
             if not ok:
                 failed.append(path)
                 sys.stdout.write(output)
-    print(f"clang-tidy: {len(files)} files, {len(failed)} with findings, "
-          f"{time.monotonic() - started:.0f} s")
+    print(f"clang-tidy: {len(files)} files ({cached} unchanged since a clean run, in "
+          f"{cache_dir}), {len(failed)} with findings, {time.monotonic() - started:.0f} s")
     return 1 if failed else 0
 
 
