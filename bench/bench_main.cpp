@@ -4,13 +4,15 @@
 //
 //   netif_rx_bench [--rounds=N] [--packets=N] [--kernel-rounds=N]
 //                  [--scrapes=N] [--render-only] [--poll-only[=N,N,...]]
-//                  [--poll-rounds=N] [Google Benchmark flags]
+//                  [--poll-rounds=N] [--kernel-only] [Google Benchmark flags]
 //
 // --render-only: the /metrics render rows alone (no BPF, no root), e.g. to
 // compare two builds of the exposition code.
 // --poll-only: the poll rows alone (root: the probe is loaded, not
 // attached), by default at 10, 1,000, 10,000 and 100,000 devices, or at the
 // device counts given; --poll-rounds polls each count N times (31).
+// --kernel-only: the kernel-statistics rows (1) and (9) alone (root), e.g.
+// to compare two builds of the probe.
 #include <bpf/bpf.h>
 #include <unistd.h>
 
@@ -51,6 +53,7 @@ struct Options {
   int scrapes = 10000;
   bool render_only = false;
   bool poll_only = false;
+  bool kernel_only = false;  // the kernel-statistics rows (1) and (9) alone
   std::vector<int> poll_devices{10, 1000, 10000, 100000};
   int poll_rounds = 31;
 };
@@ -77,6 +80,7 @@ Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args)
     options.poll_rounds = flag(arg, "poll-rounds", options.poll_rounds);
     if (arg == "--render-only") options.render_only = true;
     if (arg == "--poll-only") options.poll_only = true;
+    if (arg == "--kernel-only") options.kernel_only = true;
     if (arg.rfind("--poll-only=", 0) == 0) {
       options.poll_only = true;
       options.poll_devices.clear();
@@ -161,13 +165,15 @@ struct Programs {
         ours_blocks(make_our_probe_in_blocks({network.receiver_netns_inum()},
                                              [&network] { network.burst(16); })),
         floor(make_empty_floor()),
-        oneliner(make_oneliner()) {}
+        oneliner(make_oneliner()),
+        ladder(make_cost_ladder(network.receiver_netns_inum())) {}
 
   std::unique_ptr<BenchProgram> ours;
   std::unique_ptr<BenchProgram> ours_hash;
   std::unique_ptr<BenchProgram> ours_blocks;
   std::unique_ptr<BenchProgram> floor;
   std::unique_ptr<BenchProgram> oneliner;
+  std::vector<std::unique_ptr<BenchProgram>> ladder;
 };
 
 enum Config { kBase, kOurs, kControl, kOneLiner, kOursStats, kFloor, kOursHash, kConfigs };
@@ -289,6 +295,8 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
            {programs.ours.get(), programs.ours_hash.get(), programs.ours_blocks.get(),
             programs.oneliner.get(), programs.floor.get()})
         measure_alone(network, *program, options.packets, out.alone);
+      for (const auto& rung : programs.ladder)
+        measure_alone(network, *rung, options.packets, out.alone);
       measure_together(network, {programs.ours.get(), programs.floor.get()}, options.packets, round,
                        out.together_array);
       measure_together(network, {programs.ours_hash.get(), programs.floor.get()}, options.packets,
@@ -474,6 +482,24 @@ void add_spread_rows(std::vector<Row>& rows, const Samples& spread_costs) {
   rows.push_back({"    hash probe / floor, 10 x 10", fmt(hash.median / floor.median, 2), "", ""});
 }
 
+// Rows (9): the cost ladder, each rung attached alone, against the floor of
+// the same rounds, and the probe's array layout on top of it.
+void add_ladder_rows(std::vector<Row>& rows, const Samples& alone,
+                     const std::vector<std::string>& rungs) {
+  const Summary floor = summary_of(alone, kFloorName);
+  for (const std::string& rung : rungs) {
+    const Summary cost = summary_of(alone, rung);
+    rows.push_back({"(9) kernel ns/event, alone: " + rung, fmt(cost.median), spread(cost), ""});
+    rows.push_back({"    " + rung.substr(rung.find(':') + 2) + " / floor",
+                    fmt(cost.median / floor.median, 2), "", ""});
+  }
+  if (rungs.empty()) return;
+  const Summary ours = summary_of(alone, kArrayName);
+  const Summary top = summary_of(alone, rungs.back());
+  rows.push_back({"(9) the probe's array layout above the last rung, ns/event",
+                  fmt(ours.median - top.median), "", ""});
+}
+
 // Rows (7): bulk TCP through GRO: what an aggregate costs, per event and
 // per packet it carried.
 void add_gro_rows(std::vector<Row>& rows, const GroCosts& gro) {
@@ -628,8 +654,8 @@ void add_memory_rows(std::vector<Row>& rows) {
 }
 
 std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, const GroCosts& gro,
-                            const Samples& spread_costs, const ExporterCosts& exporter,
-                            int scrapes) {
+                            const Samples& spread_costs, const ExporterCosts& exporter, int scrapes,
+                            const std::vector<std::string>& rungs) {
   std::vector<Row> rows;
   rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
   add_alone_rows(rows, kernel.alone);
@@ -641,6 +667,7 @@ std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, co
   add_memory_rows(rows);
   add_gro_rows(rows, gro);
   add_spread_rows(rows, spread_costs);
+  add_ladder_rows(rows, kernel.alone, rungs);
   return rows;
 }
 
@@ -674,10 +701,24 @@ int run(int argc, char** argv) {
   WallClock wall;
   KernelCosts kernel;
   GroCosts gro;
+  std::vector<std::string> rungs;
+  if (options.kernel_only) {
+    BenchNetwork network;
+    const Programs programs(network);
+    for (const auto& rung : programs.ladder) rungs.push_back(rung->name());
+    kernel = measure_kernel_costs(network, programs, options);
+    std::vector<Row> rows{{"measurement", "median", "p25 .. p75", "goal"}};
+    add_alone_rows(rows, kernel.alone);
+    add_together_rows(rows, kernel);
+    add_ladder_rows(rows, kernel.alone, rungs);
+    print_table(rows);
+    return 0;
+  }
   if (options.rounds > 0 || options.kernel_rounds > 0) {
     // Declared after the network, the programs are unloaded before it goes.
     BenchNetwork network;
     const Programs programs(network);
+    for (const auto& rung : programs.ladder) rungs.push_back(rung->name());
     wall = measure_wall_clock(network, programs, options);
     kernel = measure_kernel_costs(network, programs, options);
     // Last: GRO on the receiver moves the UDP bursts to the NAPI path.
@@ -690,7 +731,7 @@ int run(int argc, char** argv) {
       "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
       "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",
       options.rounds, options.packets, options.kernel_rounds);
-  print_table(table_rows(wall, kernel, gro, spread_costs, exporter, options.scrapes));
+  print_table(table_rows(wall, kernel, gro, spread_costs, exporter, options.scrapes, rungs));
   return 0;
 }
 

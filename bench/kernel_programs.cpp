@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
+#include "cost_ladder.skel.h"
 #include "empty_floor.skel.h"
 #include "netif_rx.h"
 #include "netif_rx_bpf.skel.h"
@@ -144,7 +146,43 @@ class EmptyFloor final : public BenchProgram {
   LinkOwner link_;
 };
 
+// One rung of the cost ladder: a program of the ladder's object, which the
+// rungs share.
+class LadderRung final : public BenchProgram {
+ public:
+  LadderRung(std::shared_ptr<cost_ladder> skeleton, bpf_program* program, std::string name)
+      : skeleton_(std::move(skeleton)), program_(program), name_(std::move(name)) {}
+  ~LadderRung() override { link_.detach(); }
+  std::string name() const override { return name_; }
+  void attach() override { link_.attach(program_, name_); }
+  void detach() override { link_.detach(); }
+  int program_fd() const override { return bpf_program__fd(program_); }
+
+ private:
+  std::shared_ptr<cost_ladder> skeleton_;
+  bpf_program* program_;
+  std::string name_;
+  LinkOwner link_;
+};
+
 }  // namespace
+
+std::vector<std::unique_ptr<BenchProgram>> make_cost_ladder(std::uint32_t netns_inum) {
+  cost_ladder* opened = cost_ladder::open();
+  if (!opened) throw std::runtime_error("opening the cost ladder failed");
+  std::shared_ptr<cost_ladder> skeleton(opened, [](cost_ladder* s) { cost_ladder::destroy(s); });
+  skeleton->rodata->counted_netns_inum = netns_inum;
+  if (cost_ladder::load(skeleton.get()) != 0)
+    throw std::runtime_error("loading the cost ladder failed");
+  std::vector<std::unique_ptr<BenchProgram>> rungs;
+  rungs.push_back(std::make_unique<LadderRung>(skeleton, skeleton->progs.one_increment,
+                                               "ladder: one per-CPU increment"));
+  rungs.push_back(std::make_unique<LadderRung>(skeleton, skeleton->progs.by_ifindex,
+                                               "ladder: per-CPU slot by ifindex"));
+  rungs.push_back(std::make_unique<LadderRung>(skeleton, skeleton->progs.by_namespace,
+                                               "ladder: slot by ifindex, own namespace only"));
+  return rungs;
+}
 
 std::unique_ptr<BenchProgram> make_our_probe(std::uint32_t netns_inum, ProbeLayout layout) {
   return std::make_unique<OurProbe>(netns_inum, layout);

@@ -60,5 +60,8 @@ std::unique_ptr<BenchProgram> make_our_probe_in_blocks(
     const std::vector<std::uint32_t>& netns_inums, const std::function<void()>& send);
 // An empty tp_btf program: the floor.
 std::unique_ptr<BenchProgram> make_empty_floor();
+// The rungs between the floor and the probe (bench/bpf/cost_ladder.bpf.c),
+// cheapest first; the namespace rung counts the devices of `netns_inum`.
+std::vector<std::unique_ptr<BenchProgram>> make_cost_ladder(std::uint32_t netns_inum);
 
 }  // namespace netif_rx::bench
