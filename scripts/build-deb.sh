@@ -38,6 +38,15 @@ else
   tar -C "$source_dir" --exclude=./build --exclude=./.git -cf - . | tar -C "$tree" -xf -
 fi
 
+# The compiler cache (the launcher make exports): debhelper gives the build a HOME of its own
+# inside the tree, which this script deletes, so ccache is told where the user's cache is; and
+# the tree's own path is left out of its hashes (base_dir), so that another output directory or
+# clone of the same sources hits the same entries.
+if command -v ccache >/dev/null; then
+  CCACHE_DIR=${CCACHE_DIR:-$(ccache -k cache_dir)}
+  export CCACHE_DIR CCACHE_BASEDIR=$tree
+fi
+
 echo "build-deb: dpkg-buildpackage in $tree"
 # No -dbgsym package: it is for an archive's debug service, and costs a third of the build.
 (cd "$tree" && DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} noautodbgsym ${DEB_BUILD_OPTIONS:-}" \
