@@ -58,16 +58,21 @@ def without_paths(text, build):
 
 
 def tidy(path, entry, build, config, cache_dir):
+    """(path, passed, cached, what to print when it did not pass)."""
     key = preprocess_key(entry, config, build)
     stamp = os.path.join(cache_dir, key) if key else None
     if stamp and os.path.exists(stamp):
-        return path, True, ""
+        return path, True, True, ""
     result = subprocess.run(["clang-tidy", "--quiet", "-p", build, path], cwd=ROOT,
                             capture_output=True, text=True, check=False)
     ok = result.returncode == 0 and "warning:" not in result.stdout
     if ok and stamp:
         open(stamp, "w", encoding="utf-8").close()
-    return path, ok, result.stdout if not ok else "checked"
+    # A failure that printed no finding (clang-tidy itself failed) says why.
+    why = result.stdout + result.stderr if not ok else ""
+    if not ok and not why.strip():
+        why = f"{path}: clang-tidy exited with status {result.returncode}\n"
+    return path, ok, False, why
 
 
 def tidy_cache_dir():
@@ -102,13 +107,13 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
         jobs = [pool.submit(tidy, p, commands[p], build, config, cache_dir) for p in files]
         for job in concurrent.futures.as_completed(jobs):
-            path, ok, output = job.result()
-            cached += output == ""
+            path, ok, was_cached, output = job.result()
+            cached += was_cached
             if not ok:
                 failed.append(path)
                 sys.stdout.write(output)
     print(f"clang-tidy: {len(files)} files ({cached} unchanged since a clean run, in "
-          f"{cache_dir}), {len(failed)} with findings, {time.monotonic() - started:.0f} s")
+          f"{cache_dir}), {len(failed)} with findings or failures, {time.monotonic() - started:.0f} s")
     return 1 if failed else 0
 
 
