@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "netif_rx.h"
-#include "probe/map_reader.h"
+#include "probe/device_counters.h"
 
 namespace netif_rx {
 
@@ -21,9 +21,6 @@ struct PreviousSettings {
   std::uint32_t netns_blocks = 0;       // 0: no blocks
   std::uint32_t netns_block_slots = 1;  // slots of each block
 };
-
-// Per-CPU counters, one element per possible CPU.
-using PerCpuCounters = std::vector<netif_rx_counters>;
 
 // What the previous probe's maps held: only entries and slots that counted
 // something.

@@ -10,29 +10,11 @@
 
 #include "netif_rx.h"
 #include "probe/bpf_map.h"
+#include "probe/device_counters.h"
 #include "probe/netns_blocks.h"
 #include "probe/probe_maps.h"
 
-// Global, beside the struct, so that argument-dependent lookup finds it.
-inline bool operator==(const netif_rx_device_key& a, const netif_rx_device_key& b) {
-  return a.netns_inum == b.netns_inum && a.ifindex == b.ifindex && a.netns_salt == b.netns_salt;
-}
-
 namespace netif_rx {
-
-struct DeviceKeyHash {
-  std::size_t operator()(const netif_rx_device_key& key) const {
-    const std::uint64_t words =
-        (static_cast<std::uint64_t>(key.netns_inum) << 32 | key.ifindex) ^ key.netns_salt;
-    return words * 0x9E3779B97F4A7C15ULL;
-  }
-};
-
-// One device's counters, one element per possible CPU (index = CPU number).
-struct DeviceCounters {
-  netif_rx_device_key key{};
-  std::vector<netif_rx_counters> per_cpu;
-};
 
 using DeviceNames = std::unordered_map<netif_rx_device_key, std::string, DeviceKeyHash>;
 
