@@ -18,12 +18,12 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bpf_stats/bpf_stats.h"
 #include "devices/link_table.h"
 #include "devices/netns.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poller.h"
 #include "pipeline/snapshot_store.h"
-#include "probe/bpf_stats.h"
 #include "probe/map_reader.h"
 #include "probe/probe.h"
 #include "probe/probe_maps.h"

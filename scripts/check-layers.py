@@ -10,8 +10,8 @@ import re
 import sys
 
 # Lowest first: each may include only itself and what comes before it.
-LAYERS = ["util", "sys", "cli", "config", "probe", "devices", "owners", "pipeline", "metrics",
-          "web", "top", "app"]
+LAYERS = ["util", "sys", "cli", "config", "counters", "bpf_stats", "continuity", "probe", "devices",
+          "owners", "pipeline", "metrics", "web", "top", "app"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
 

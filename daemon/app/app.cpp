@@ -16,6 +16,8 @@
 
 #include "app/notify.h"
 #include "app/privilege_model.h"
+#include "bpf_stats/bpf_stats.h"
+#include "bpf_stats/bpf_stats_control.h"
 #include "devices/link_watcher.h"
 #include "devices/netns.h"
 #include "metrics/process_metrics.h"
@@ -24,8 +26,6 @@
 #include "pipeline/counting_pipeline.h"
 #include "pipeline/netns_attributor.h"
 #include "pipeline/poller.h"
-#include "probe/bpf_stats.h"
-#include "probe/bpf_stats_control.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "sys/privileges.h"

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "probe/bpf_stats_data.h"
+#include "bpf_stats/bpf_stats_data.h"
 
 namespace netif_rx {
 

@@ -4,7 +4,7 @@
 #include <cerrno>
 #include <unordered_set>
 
-#include "probe/per_cpu_sum.h"
+#include "counters/per_cpu_sum.h"
 
 namespace netif_rx {
 

@@ -1,5 +1,5 @@
 // The counts carried over from a probe of another layout
-// (probe/layout_carry.h), read once when the poller is built, and the last
+// (continuity/layout_carry.h), read once when the poller is built, and the last
 // counts of a retired namespace block's slots (carry()): added to every
 // poll's read, a device's count is its entries in the counting maps and
 // here, the totals likewise. A device the poller forgets (gone, stale,

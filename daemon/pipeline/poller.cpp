@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "counters/per_cpu_sum.h"
 #include "pipeline/cpu_list.h"
-#include "probe/per_cpu_sum.h"
 #include "util/log.h"
 
 namespace netif_rx {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "bpf_stats/bpf_stats_data.h"
 #include "netif_rx.h"
-#include "probe/bpf_stats_data.h"
 #include "probe/map_reader.h"
 
 namespace netif_rx {

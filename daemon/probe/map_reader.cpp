@@ -5,7 +5,7 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "probe/per_cpu_sum.h"
+#include "counters/per_cpu_sum.h"
 
 namespace netif_rx {
 namespace {

@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "counters/device_counters.h"
 #include "netif_rx.h"
 #include "probe/bpf_map.h"
-#include "probe/device_counters.h"
 #include "probe/netns_blocks.h"
 #include "probe/probe_maps.h"
 

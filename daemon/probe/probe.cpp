@@ -12,11 +12,11 @@
 #include <mutex>
 #include <vector>
 
+#include "continuity/probe_control.h"
+#include "continuity/probe_handover.h"
+#include "continuity/service_pin_store.h"
 #include "netif_rx_bpf.skel.h"
 #include "probe/netns_blocks.h"
-#include "probe/probe_control.h"
-#include "probe/probe_handover.h"
-#include "probe/service_pin_store.h"
 #include "sys/privileges.h"
 #include "util/errno_text.h"
 #include "util/log.h"

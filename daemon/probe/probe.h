@@ -9,8 +9,8 @@
 #include <string>
 
 #include "config/config.h"
-#include "probe/probe_error.h"
-#include "probe/probe_pins.h"
+#include "continuity/probe_error.h"
+#include "continuity/probe_pins.h"
 #include "util/unique_fd.h"
 
 struct netif_rx_bpf;
@@ -53,7 +53,7 @@ class Probe {
   // Opens, configures, loads and attaches; with a pin path (or the fd
   // store), adopts the maps pinned there when they have this layout and these
   // settings, and hands the counting over from the pinned program to this
-  // one (probe/probe_handover.h). Throws ProbeError.
+  // one (continuity/probe_handover.h). Throws ProbeError.
   static std::unique_ptr<Probe> load(const ProbeOptions& options);
 
   ~Probe();

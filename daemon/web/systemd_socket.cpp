@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "probe/service_pin_store.h"
+#include "continuity/service_pin_store.h"
 #include "sys/passed_fds.h"
 #include "util/log.h"
 #include "web/ipv6_listener.h"
@@ -78,7 +78,7 @@ void poke_loopback(std::uint16_t port) {
 
 std::vector<UniqueFd> take_systemd_sockets() {
   // What systemd passed besides the sockets is the probe its file-descriptor
-  // store kept (probe/service_pin_store.h): told apart by name.
+  // store kept (continuity/service_pin_store.h): told apart by name.
   std::vector<PassedFd> passed;
   try {
     passed = take_passed_fds(

@@ -120,7 +120,7 @@ TEST_F(OpenedSkeleton, ProbeTotalsHoldsEverySlotTheDaemonReads) {
   }
 }
 
-// The carried maps hold what the counting maps held (probe/carried_counts.h),
+// The carried maps hold what the counting maps held (continuity/carried_counts.h),
 // keyed and valued alike; the hash takes memory only after a layout change.
 TEST_F(OpenedSkeleton, CarriedMapsAreShapedAsTheCountingMaps) {
   const bpf_map* devices = skeleton_->maps.carried_counters;

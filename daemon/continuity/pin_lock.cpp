@@ -1,4 +1,4 @@
-#include "probe/pin_lock.h"
+#include "continuity/pin_lock.h"
 
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "probe/probe_error.h"
+#include "continuity/probe_error.h"
 #include "util/errno_text.h"
 #include "util/read_file.h"
 

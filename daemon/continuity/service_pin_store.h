@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "probe/pin_store.h"
+#include "continuity/pin_store.h"
 
 namespace netif_rx {
 

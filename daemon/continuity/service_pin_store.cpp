@@ -1,9 +1,9 @@
-#include "probe/service_pin_store.h"
+#include "continuity/service_pin_store.h"
 
 #include <cerrno>
 #include <cstring>
 
-#include "probe/probe_error.h"
+#include "continuity/probe_error.h"
 #include "sys/fd_store.h"
 #include "sys/passed_fds.h"
 #include "util/log.h"

@@ -1,7 +1,7 @@
 // The one place of the daemon that names the layout it was built with: a
 // test build of another layout (tests/CMakeLists.txt) compiles it anew.
+#include "continuity/pin_store.h"
 #include "netif_rx.h"
-#include "probe/pin_store.h"
 
 namespace netif_rx {
 

@@ -1,6 +1,6 @@
 // Carrying a previous layout's counts: every count lands on its device or in
 // the removed counts, never nowhere and never twice.
-#include "probe/carried_counts.h"
+#include "continuity/carried_counts.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "probe/probe_control.h"
+#include "continuity/probe_control.h"
 
 #include <bpf/bpf.h>
 #include <time.h>
 
 #include <cerrno>
 
-#include "probe/probe_error.h"
+#include "continuity/probe_error.h"
 #include "util/errno_text.h"
 
 namespace netif_rx {

@@ -1,5 +1,5 @@
 // The counts of a probe of another layout, carried into this layout's maps
-// (probe/layout_carry.h): a pure step from what the previous probe's maps
+// (continuity/layout_carry.h): a pure step from what the previous probe's maps
 // held, once its program stopped counting, to one entry per device and the
 // totals. Nothing counted is dropped: a count that has no device any more (a
 // block slot of no namespace, a device beyond the carried map's capacity)
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "counters/device_counters.h"
 #include "netif_rx.h"
-#include "probe/device_counters.h"
 
 namespace netif_rx {
 

@@ -1,4 +1,4 @@
-#include "probe/bpf_stats.h"
+#include "bpf_stats/bpf_stats.h"
 
 #include <bpf/bpf.h>
 #include <fcntl.h>

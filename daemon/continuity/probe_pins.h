@@ -4,9 +4,9 @@
 // under one name per map (named after it), `program` and `link`; the control
 // map (probe_control) beside them, outside any layout. The next exporter of
 // the same layout adopts the maps, attaches its own program and hands the
-// counting over to it (probe/probe_control.h); pins of another layout are
+// counting over to it (continuity/probe_control.h); pins of another layout are
 // never adopted as this layout's: their counts are carried over
-// (probe/previous_layout.h), or they are removed.
+// (continuity/previous_layout.h), or they are removed.
 #pragma once
 
 #include <memory>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "probe/pin_store.h"
+#include "continuity/pin_store.h"
 #include "util/unique_fd.h"
 
 struct bpf_object;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "probe/pin_lock.h"
-#include "probe/pin_store.h"
+#include "continuity/pin_lock.h"
+#include "continuity/pin_store.h"
 
 namespace netif_rx {
 

@@ -2,7 +2,7 @@
 // directory on a BPF filesystem (BpffsPinStore) or systemd's
 // file-descriptor store (ServicePinStore). ProbePins checks and adopts what
 // either holds, alike. Beside each layout's descriptors, one of every layout:
-// the control map (probe/probe_control.h), under a name no layout changes.
+// the control map (continuity/probe_control.h), under a name no layout changes.
 #pragma once
 
 #include <string>
@@ -38,7 +38,7 @@ class PinStore {
   virtual void remove() = 0;
   // The other layouts kept beside this one (their names, e.g. "v3"), sorted:
   // an exporter of another version's probe, whose counts this one carries
-  // over (probe/previous_layout.h) or drops.
+  // over (continuity/previous_layout.h) or drops.
   virtual std::vector<std::string> other_layouts() const = 0;
   // Every descriptor kept for the other layout `layout`, by name; one that
   // cannot be opened is left out.

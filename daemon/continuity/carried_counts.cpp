@@ -1,10 +1,10 @@
-#include "probe/carried_counts.h"
+#include "continuity/carried_counts.h"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 
-#include "probe/per_cpu_sum.h"
+#include "counters/per_cpu_sum.h"
 
 namespace netif_rx {
 namespace {

@@ -1,4 +1,4 @@
-#include "probe/probe_handover.h"
+#include "continuity/probe_handover.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <string>
 
-#include "probe/layout_carry.h"
-#include "probe/probe_control.h"
-#include "probe/probe_error.h"
+#include "continuity/layout_carry.h"
+#include "continuity/probe_control.h"
+#include "continuity/probe_error.h"
 #include "util/errno_text.h"
 #include "util/log.h"
 
@@ -43,7 +43,7 @@ int old_totals_fd(const Takeover& takeover) {
     for (const auto& [name, fd] : takeover.adopted->maps)
       if (name == "probe_totals") return fd.get();
   }
-  if (takeover.previous) {  // its shape checked (probe/previous_layout.h)
+  if (takeover.previous) {  // its shape checked (continuity/previous_layout.h)
     if (const auto found = takeover.previous->maps.find("probe_totals");
         found != takeover.previous->maps.end())
       return found->second.get();

@@ -1,4 +1,4 @@
-#include "probe/pin_lock.h"
+#include "continuity/pin_lock.h"
 
 #include <gtest/gtest.h>
 #include <sys/sysmacros.h>

@@ -1,4 +1,4 @@
-#include "probe/previous_layout.h"
+#include "continuity/previous_layout.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>

@@ -1,4 +1,4 @@
-#include "probe/stats_sampler.h"
+#include "bpf_stats/stats_sampler.h"
 
 #include <bpf/bpf.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "probe/sampling_schedule.h"
+#include "bpf_stats/sampling_schedule.h"
 #include "sys/privileges.h"
 #include "util/log.h"
 

@@ -1,4 +1,4 @@
-#include "probe/bpffs_pin_store.h"
+#include "continuity/bpffs_pin_store.h"
 
 #include <bpf/bpf.h>
 #include <dirent.h>
@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "probe/probe_error.h"
+#include "continuity/probe_error.h"
 #include "util/errno_text.h"
 #include "util/log.h"
 

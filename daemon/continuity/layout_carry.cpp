@@ -1,4 +1,4 @@
-#include "probe/layout_carry.h"
+#include "continuity/layout_carry.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <unordered_set>
 
-#include "probe/carried_counts.h"
-#include "probe/per_cpu_sum.h"
-#include "probe/probe_error.h"
+#include "continuity/carried_counts.h"
+#include "continuity/probe_error.h"
+#include "counters/per_cpu_sum.h"
 #include "util/errno_text.h"
 
 namespace netif_rx {

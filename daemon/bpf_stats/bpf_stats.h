@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "probe/bpf_stats_data.h"
+#include "bpf_stats/bpf_stats_data.h"
 
 namespace netif_rx {
 

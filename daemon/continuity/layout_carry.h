@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <string>
 
-#include "probe/previous_layout.h"
+#include "continuity/previous_layout.h"
 
 struct bpf_object;
 

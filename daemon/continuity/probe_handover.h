@@ -1,20 +1,20 @@
 // Handing the counting over from the program now counting to a newly loaded
 // one, without a gap or a double count: both check the control map
-// (probe/probe_control.h); the new program is attached while the old one
+// (continuity/probe_control.h); the new program is attached while the old one
 // counts, one write of the control map makes it the one that counts (with
 // NETIF_RX_CONTROL_HANDOVER set until every run that read the old entry is
 // over), and then the old link is unpinned and closed. A probe of another layout hands over
 // the same way, and then its counts are carried into the new maps
-// (probe/layout_carry.h) before the new probe is pinned and the old one's
+// (continuity/layout_carry.h) before the new probe is pinned and the old one's
 // pins go.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
+#include "continuity/previous_layout.h"
+#include "continuity/probe_pins.h"
 #include "netif_rx.h"
-#include "probe/previous_layout.h"
-#include "probe/probe_pins.h"
 #include "util/unique_fd.h"
 
 struct bpf_object;

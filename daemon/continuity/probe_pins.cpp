@@ -1,4 +1,4 @@
-#include "probe/probe_pins.h"
+#include "continuity/probe_pins.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -10,10 +10,10 @@
 #include <memory>
 #include <set>
 
-#include "probe/bpffs_pin_store.h"
-#include "probe/probe_control.h"
-#include "probe/probe_error.h"
-#include "probe/service_pin_store.h"
+#include "continuity/bpffs_pin_store.h"
+#include "continuity/probe_control.h"
+#include "continuity/probe_error.h"
+#include "continuity/service_pin_store.h"
 #include "util/errno_text.h"
 #include "util/log.h"
 

@@ -1,4 +1,4 @@
-#include "probe/sampling_schedule.h"
+#include "bpf_stats/sampling_schedule.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 
 #include <memory>
 
+#include "bpf_stats/stats_sampler.h"
 #include "config/config.h"
-#include "probe/stats_sampler.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx {

@@ -3,7 +3,7 @@
 // and the maps whose counts matter have the names and shapes this exporter
 // knows, the new exporter hands the counting over to its own program and
 // then carries the previous probe's counts into its own maps
-// (probe/layout_carry.h). Maps of names it does not know are not read; a
+// (continuity/layout_carry.h). Maps of names it does not know are not read; a
 // known name of another shape is never read as this layout's.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "probe/carried_counts.h"
+#include "continuity/carried_counts.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx {

@@ -1,4 +1,4 @@
-#include "probe/bpf_stats_control.h"
+#include "bpf_stats/bpf_stats_control.h"
 
 #include <bpf/bpf.h>
 #include <spdlog/spdlog.h>
