@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -29,27 +32,67 @@ std::set<__u32> program_ids() {
   return ids;
 }
 
+// True when `program` is an executable file in a folder of PATH.
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream folders(path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+  std::string folder;
+  while (std::getline(folders, folder, ':'))
+    if (!folder.empty() && ::access((folder + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// The last non-empty line of what `fd` holds so far (read without blocking).
+std::string last_line(int fd) {
+  std::string text;
+  char buffer[4096];
+  ssize_t got = 0;
+  while (text.size() < (1 << 16) && (got = ::read(fd, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(got));
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  const auto start = text.rfind('\n');
+  return start == std::string::npos ? text : text.substr(start + 1);
+}
+
 class OneLiner final : public BenchProgram {
  public:
   OneLiner() {
+    for (const char* needed : {"bpftrace", "unshare", "mountpoint"}) {
+      if (!on_path(needed))
+        throw std::runtime_error(
+            std::string("the bpftrace one-liner needs ") + needed + " on PATH: apt-get install " +
+            (std::strcmp(needed, "bpftrace") == 0 ? "bpftrace" : "util-linux"));
+    }
     const auto before = program_ids();
-    // tracefs is mounted in a private mount namespace of bpftrace's own:
-    // the host's mounts are left alone.
-    const std::string script = "mount -t tracefs nodev /sys/kernel/tracing && exec bpftrace -e '" +
-                               std::string(kOneLiner) + "'";
+    // bpftrace runs in a private mount namespace of its own, where tracefs
+    // is mounted unless it already is (a systemd host mounts it at boot):
+    // the host's mounts are left as they were either way.
+    const std::string script =
+        "{ mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing; } && "
+        "exec bpftrace -e '" +
+        std::string(kOneLiner) + "'";
+    int errors[2];
+    if (::pipe2(errors, O_CLOEXEC | O_NONBLOCK) != 0)
+      throw std::runtime_error("pipe for bpftrace's errors: " + std::string(std::strerror(errno)));
+    const UniqueFd errors_read(errors[0]);
+    UniqueFd errors_write(errors[1]);
     pid_t pid = ::fork();
     if (pid == 0) {
       const int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, STDOUT_FILENO);
-      ::dup2(null, STDERR_FILENO);
+      ::dup2(errors_write.get(), STDERR_FILENO);
       ::execlp("unshare", "unshare", "-m", "--propagation", "private", "sh", "-c", script.c_str(),
                static_cast<char*>(nullptr));
       ::_exit(127);
     }
+    errors_write = UniqueFd();
     // bpftrace's program: a new tracepoint program named after the event.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!program_.valid() && std::chrono::steady_clock::now() < deadline) {
+    bool exited = false;
+    int status = 0;
+    while (!program_.valid() && !exited && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      exited = ::waitpid(pid, &status, WNOHANG) == pid;  // a failed mount, a refused load
       for (__u32 id : program_ids()) {
         if (before.count(id)) continue;
         UniqueFd fd(bpf_prog_get_fd_by_id(id));
@@ -63,18 +106,26 @@ class OneLiner final : public BenchProgram {
         }
       }
     }
-    if (program_.valid()) {
+    if (program_.valid() && !exited) {
       std::ifstream id_file("/proc/" + std::to_string(pid) +
                             "/root/sys/kernel/tracing/events/net/netif_receive_skb/id");
       id_file >> tracepoint_id_;
     }
     // The program lives on through our descriptor; bpftrace's own
     // attachment goes with it.
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!program_.valid() || tracepoint_id_ == 0)
-      throw std::runtime_error("bpftrace did not load the one-liner (is bpftrace installed?)");
+    if (!exited) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+    }
+    if (!program_.valid() || tracepoint_id_ == 0) {
+      const std::string said = last_line(errors_read.get());
+      throw std::runtime_error(
+          std::string(exited ? "bpftrace exited without loading the one-liner"
+                             : "bpftrace did not load the one-liner within 30 s") +
+          (said.empty()
+               ? std::string(" and said nothing (run it by hand: bpftrace -e '") + kOneLiner + "')"
+               : ": " + said));
+    }
   }
   ~OneLiner() override { detach(); }
 
