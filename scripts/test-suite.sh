@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# make test: installs what is missing, builds the sanitizer build, checks the format and runs every
+# test with ctest, timing each part; then prints what each part took (scripts/test-timings.py) and
+# fails when the whole run took longer than its ceiling, so that a slower suite shows at the commit
+# that made it slower, not when CI's time limit is reached.
+#   test-suite.sh            (make test passes TEST_BUILD_DIR and JOBS)
+# TEST_CEILING_MINUTES (default 45) is the ceiling: the budget of a fresh machine with no cache is
+# 30 minutes, with room for a slower machine (docs/development.md, "How long make test takes").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${TEST_BUILD_DIR:-build/test}
+jobs=${JOBS:-$(nproc)}
+ceiling=${TEST_CEILING_MINUTES:-45}
+start=$(date +%s.%N)
+mkdir -p "$build_dir"
+timings="$build_dir/test-suite-parts.tsv"
+: >"$timings"
+
+# phase NAME COMMAND...: runs COMMAND and records its wall time under NAME.
+phase() {
+  local name=$1 began rc
+  shift
+  began=$(date +%s%N)
+  "$@"
+  rc=$?
+  printf '%s\t%d\n' "$name" $((($(date +%s%N) - began) / 1000000000)) >>"$timings"
+  return $rc
+}
+
+summary() {
+  python3 scripts/test-timings.py --build "$build_dir" --parts "$timings" --start "$start" \
+    --ceiling-minutes "$ceiling"
+}
+
+phase "install packages" bash scripts/install-deps.sh || exit 1
+phase "configure" cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug -DNETIF_RX_SANITIZE=ON \
+  >/dev/null || exit 1
+phase "build" cmake --build "$build_dir" -j "$jobs" || exit 1
+phase "format check" bash scripts/check-format.sh || exit 1
+rm -f "$build_dir/ctest-junit.xml"
+phase "tests" bash -c 'cd "$1" && exec ctest -j "$2" --output-on-failure --no-tests=error \
+  --output-junit ctest-junit.xml' tests "$build_dir" "$jobs"
+tests_rc=$?
+summary
+summary_rc=$?
+[[ $tests_rc -eq 0 ]] || exit "$tests_rc"
+exit "$summary_rc"
