@@ -4,7 +4,10 @@
 # podman import as localhost/debian:bookworm and localhost/debian:bookworm-slim).
 # Tags localhost/netif-rx-exporter:<version> and :latest; prints the image's size.
 # The base's tarball is cached in $NETIF_RX_CACHE (default ~/.cache/netif_rx_exporter)/container.
-#   build-image.sh [ARCH]
+#   build-image.sh [--from-deb DEB] [ARCH]
+# --from-deb DEB: the exporter and its libraries come from that Debian package (make deb) instead
+# of the build stage, the same way: the package's binary is what the image ships, and nothing is
+# compiled again (make test builds the package once for the systemd guest and the image).
 # ARCH arm64 (on another machine): the image for arm64 servers, tagged :<version>-arm64 and
 # :latest-arm64, on an arm64 base (localhost/arm64/debian:*). Its build stage is not run: the
 # exporter comes from the cross build (scripts/cross-build.sh, stripped), given to the
@@ -25,6 +28,12 @@ for tool in podman mmdebstrap runc; do
   command -v "$tool" >/dev/null || die "$tool is missing (scripts/install-deps.sh installs it)"
 done
 [[ -n "$version" ]] || die "no version in CMakeLists.txt"
+from_deb=""
+if [[ ${1:-} == --from-deb ]]; then
+  from_deb=${2:?usage: build-image.sh [--from-deb DEB] [ARCH]}
+  shift 2
+  [[ -f "$from_deb" ]] || die "--from-deb: no package at $from_deb"
+fi
 native=$(dpkg --print-architecture)
 arch=${1:-$native}
 registry=localhost  # where the Containerfile's debian:* bases are
@@ -73,6 +82,19 @@ if [[ ${#cross[@]} -gt 0 ]]; then
     die "strip failed (Debian package binutils-aarch64-linux-gnu)"
   cp "$source_dir/build/$arch/libnetif_rx_civetweb_tls.so" "$source_dir/build/$arch/libnetif_rx_civetweb_crypto.so" \
     "$built/build/"
+  cross+=(--build-context "build=$built")
+fi
+
+# Or the package's binary and libraries, as they are installed.
+if [[ -n "$from_deb" ]]; then
+  [[ ${#cross[@]} -eq 0 ]] || die "--from-deb is for this machine's architecture"
+  built="$source_dir/build/deb-image-context"
+  rm -rf "$built"
+  mkdir -p "$built/build"
+  dpkg-deb -x "$from_deb" "$built/root" || die "dpkg-deb -x $from_deb failed"
+  cp "$built/root/usr/bin/netif_rx_exporter" "$built/root/usr/lib/netif_rx_exporter/"*.so "$built/build/" ||
+    die "$from_deb lacks usr/bin/netif_rx_exporter or usr/lib/netif_rx_exporter/*.so"
+  rm -rf "$built/root"
   cross+=(--build-context "build=$built")
 fi
 

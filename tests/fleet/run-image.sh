@@ -9,7 +9,8 @@
 # pins the probe: the host's /sys/fs/bpf becomes a BPF filesystem of the test's own, and a second
 # container started after the first stopped (podman stop) goes on from the same counts.
 #   run-image.sh TOOLS_DIR      (TOOLS_DIR: the fleet tools, with Helm)
-# Builds the image first (make image; podman's layer cache and ccache make rebuilds cheap).
+# The image is built before (ctest fleet_image_build: make image with the binary of the package
+# that the ctest package_deb built, so that nothing is compiled again).
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
 tools=$(cd "${1:?usage: run-image.sh TOOLS_DIR}" && pwd)
@@ -17,8 +18,6 @@ source "$source_dir/tests/lib/checks.sh"
 require_root
 require_tools podman node curl ip
 podman=(podman --runtime runc --cgroup-manager cgroupfs)
-
-bash "$source_dir/scripts/build-image.sh" || { echo "FAIL: make image failed" >&2; exit 1; }
 
 port=$(free_port)
 "$tools/helm/helm" template netif-rx "$source_dir/deploy/helm/netif-rx-exporter" \

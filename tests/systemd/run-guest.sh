@@ -5,7 +5,8 @@
 # tests/vm/kernels.list), installs the package with dpkg under the running
 # systemd and runs tests/systemd/guest-test.sh there (see its checks). The
 # package, the root and the initramfs are built once; both guests boot at once.
-#   run-guest.sh DEB_DIR      (DEB_DIR: where `make deb` puts the package)
+#   run-guest.sh [--built] DEB_DIR   (DEB_DIR: where `make deb` puts the package; --built: it is
+#                                     there already, built by the ctest package_deb)
 # Downloads are cached outside the source tree: the root in
 #   $NETIF_RX_CACHE (default ~/.cache/netif_rx_exporter)/systemd-guest, the
 #   kernels where tests/vm/fetch-kernel.sh keeps them.
@@ -13,7 +14,9 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
-deb_dir=${1:?usage: run-guest.sh DEB_DIR}
+built=false
+[[ ${1:-} == --built ]] && { built=true; shift; }
+deb_dir=${1:?usage: run-guest.sh [--built] DEB_DIR}
 cache=${NETIF_RX_CACHE:-${HOME:-/root}/.cache/netif_rx_exporter}
 guest_cache="$cache/systemd-guest"
 work=$(mktemp -d)
@@ -26,11 +29,15 @@ for tool in mmdebstrap qemu-system-x86_64 cpio dpkg-deb; do
 done
 [[ $(id -u) -eq 0 ]] || die "building the guest's root needs root"
 
-# 1. The package, built by Debian's tooling (ccache keeps rebuilds cheap).
+# 1. The package, built by Debian's tooling (ccache keeps rebuilds cheap), or the one built already.
 started=$(date +%s)
-deb=$(bash "$source_dir/scripts/build-deb.sh" "$deb_dir" | tail -n 1) || die "make deb failed"
+if $built; then
+  deb=$(bash "$source_dir/scripts/built-deb.sh" "$deb_dir") || die "no package in $deb_dir"
+else
+  deb=$(bash "$source_dir/scripts/build-deb.sh" "$deb_dir" | tail -n 1) || die "make deb failed"
+fi
 [[ -f "$deb" ]] || die "no package at '$deb'"
-echo "package: $deb ($(du -k "$deb" | cut -f1) KiB, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB), built in $(($(date +%s) - started)) s"
+echo "package: $deb ($(du -k "$deb" | cut -f1) KiB, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB), ready in $(($(date +%s) - started)) s"
 # The same package as a newer version, for the upgrade.
 dpkg-deb -R "$deb" "$work/upgrade" || die "dpkg-deb -R failed"
 sed -i 's/^Version: .*/&+upgrade1/' "$work/upgrade/DEBIAN/control"
