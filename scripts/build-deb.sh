@@ -48,8 +48,12 @@ if command -v ccache >/dev/null; then
 fi
 
 echo "build-deb: dpkg-buildpackage in $tree"
-# No -dbgsym package: it is for an archive's debug service, and costs a third of the build.
-(cd "$tree" && DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} noautodbgsym ${DEB_BUILD_OPTIONS:-}" \
+# No -dbgsym package: it is for an archive's debug service, and costs a third of the build. Without
+# it dh_strip throws the debug information away, so none is generated (-g stripped from the
+# compiler flags: GCC's code does not depend on -g, the installed binary is the same, and the
+# compiles take about a quarter less).
+(cd "$tree" && DEB_CFLAGS_STRIP=-g DEB_CXXFLAGS_STRIP=-g \
+  DEB_BUILD_OPTIONS="parallel=${JOBS:-$(nproc)} noautodbgsym ${DEB_BUILD_OPTIONS:-}" \
   dpkg-buildpackage -us -uc -b "${cross[@]}" >"$out_dir/dpkg-buildpackage.log" 2>&1) || {
   tail -n 30 "$out_dir/dpkg-buildpackage.log" >&2
   echo "build-deb: dpkg-buildpackage failed; the whole log: $out_dir/dpkg-buildpackage.log" >&2

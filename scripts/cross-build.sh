@@ -18,7 +18,8 @@ for tool in clang ld.lld bpftool; do
 done
 started=$(date +%s)
 sysroot=$(bash "$source_dir/scripts/arm64-sysroot.sh")
-cmake -S "$source_dir" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETIF_RX_BUILD_TESTS=OFF \
+cmake -S "$source_dir" -B "$build_dir" -DCMAKE_BUILD_TYPE="${CROSS_BUILD_TYPE:-RelWithDebInfo}" \
+  -DNETIF_RX_BUILD_TESTS=OFF \
   -DCMAKE_TOOLCHAIN_FILE="$source_dir/cmake/toolchain-arm64.cmake" -DNETIF_RX_SYSROOT="$sysroot" \
   >"$build_dir.configure.log" 2>&1 ||
   { tail -n 20 "$build_dir.configure.log" >&2; echo "cross-build: cmake failed (log: $build_dir.configure.log)" >&2; exit 1; }

@@ -36,6 +36,13 @@ phase "install packages" bash scripts/install-deps.sh || exit 1
 phase "configure" cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug -DNETIF_RX_SANITIZE=ON \
   >/dev/null || exit 1
 phase "build" cmake --build "$build_dir" -j "$jobs" || exit 1
+# The other builds the tests use, each once and with every core, before any test starts: so that
+# no qemu guest or kernel test runs beside a compiler on a machine with no cache (the tests that
+# need them, package_deb, tsan_build and vm_arm64_build, then find them built: seconds).
+phase "package build" bash scripts/build-deb.sh "$build_dir/deb" >/dev/null || exit 1
+phase "TSan build" bash scripts/tsan-storm.sh --build-only || exit 1
+phase "arm64 cross build" env CROSS_BUILD_TYPE=Release \
+  bash scripts/cross-build.sh arm64 "$build_dir/arm64" >/dev/null || exit 1
 phase "format check" bash scripts/check-format.sh || exit 1
 rm -f "$build_dir/ctest-junit.xml"
 phase "tests" bash -c 'cd "$1" && exec ctest -j "$2" --output-on-failure --no-tests=error \
