@@ -55,6 +55,10 @@ inline constexpr Family kSeries{
     "netif_rx_exporter_series",
     "Series of the data families (devices, their busiest CPU, netns info, totals) as the last "
     "poll counted them; at most max_series."};
+inline constexpr Family kCpus{
+    "netif_rx_exporter_cpus",
+    "CPUs that exist (the only ones exported): what a share of the node's CPUs divides by, "
+    "whether or not any series carries a cpu label."};
 inline constexpr Family kFoldedDevices{
     "netif_rx_exporter_folded_devices",
     "Devices folded into device=\"(folded devices)\" because their series would pass "

@@ -164,6 +164,9 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   families.push_back(packets_by_cpu(data_families::kCounted, snapshot.counted_per_cpu,
                                     snapshot.cpus, cpu_names, options));
   families.push_back(gso_fallbacks(snapshot.gso_fallbacks, snapshot.cpus, cpu_names, options));
+  families.push_back(single_sample_family(std::string(data_families::kCpus.name),
+                                          std::string(data_families::kCpus.help), MetricType::Gauge,
+                                          static_cast<double>(snapshot.cpus.size())));
   families.push_back(single_sample_family(std::string(data_families::kSeries.name),
                                           std::string(data_families::kSeries.help),
                                           MetricType::Gauge, static_cast<double>(snapshot.series)));

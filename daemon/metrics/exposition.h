@@ -30,7 +30,7 @@ netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
 // netif_rx_packets_total, netif_rx_skbs_total, netif_rx_bytes_total,
 // netif_rx_busiest_cpu_packets_total, netif_rx_untracked_packets_total,
 // netif_rx_removed_packets_total, netif_rx_counted_packets_total, netif_rx_gso_fallbacks_total,
-// netif_rx_exporter_series, netif_rx_exporter_folded_devices.
+// netif_rx_exporter_cpus, netif_rx_exporter_series, netif_rx_exporter_folded_devices.
 // `owners`: the attribution's table, for options.owner_labels (may be null).
 std::vector<prometheus::MetricFamily> render_snapshot(const Snapshot& snapshot,
                                                       const RenderOptions& options,

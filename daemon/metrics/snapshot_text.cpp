@@ -226,6 +226,7 @@ void write_snapshot_text(std::string& out, const Snapshot& snapshot, const Rende
   write_packets_by_cpu(out, data_families::kCounted, snapshot.counted_per_cpu, snapshot, prefixes,
                        options);
   write_gso_fallbacks(out, snapshot, prefixes, options);
+  write_gauge(out, data_families::kCpus, snapshot.cpus.size());
   write_gauge(out, data_families::kSeries, snapshot.series);
   write_gauge(out, data_families::kFoldedDevices, snapshot.folded.devices);
 }

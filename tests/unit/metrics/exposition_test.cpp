@@ -114,7 +114,7 @@ TEST(Exposition, ExportsOnlyPresentCpus) {
 
 TEST(Exposition, SumsOnlyPresentCpus) {
   const auto families = render_snapshot(summed(sparse_cpus_snapshot()), {});
-  ASSERT_EQ(families.size(), 10U);
+  ASSERT_EQ(families.size(), 11U);
   ASSERT_EQ(families[0].metric.size(), 1U);
   EXPECT_EQ(families[0].metric[0].counter.value, 3);
   ASSERT_EQ(families[1].metric.size(), 1U);
@@ -133,7 +133,7 @@ TEST(Exposition, MissingSlotsAreZero) {
   snapshot.cpus = {0, 1, 2};
   snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 0, 10}}));
   const auto families = render_snapshot(snapshot, totals_per_cpu());
-  ASSERT_EQ(families.size(), 10U);
+  ASSERT_EQ(families.size(), 11U);
   ASSERT_EQ(families[0].metric.size(), 1U);
   EXPECT_EQ(families[0].metric[0].counter.value, 1);
   ASSERT_EQ(families[4].metric.size(), 3U);  // untracked, by CPU
@@ -202,7 +202,7 @@ TEST(Exposition, PacketsAreSkbsAndTheirMergedPackets) {
 
 TEST(Exposition, FamiliesAreCounters) {
   const auto families = render_snapshot(small_snapshot(), {});
-  ASSERT_EQ(families.size(), 10U);
+  ASSERT_EQ(families.size(), 11U);
   EXPECT_EQ(families[0].name, "netif_rx_packets_total");
   EXPECT_EQ(families[1].name, "netif_rx_skbs_total");
   EXPECT_EQ(families[2].name, "netif_rx_bytes_total");
@@ -211,8 +211,9 @@ TEST(Exposition, FamiliesAreCounters) {
   EXPECT_EQ(families[5].name, "netif_rx_removed_packets_total");
   EXPECT_EQ(families[6].name, "netif_rx_counted_packets_total");
   EXPECT_EQ(families[7].name, "netif_rx_gso_fallbacks_total");
-  EXPECT_EQ(families[8].name, "netif_rx_exporter_series");
-  EXPECT_EQ(families[9].name, "netif_rx_exporter_folded_devices");
+  EXPECT_EQ(families[8].name, "netif_rx_exporter_cpus");
+  EXPECT_EQ(families[9].name, "netif_rx_exporter_series");
+  EXPECT_EQ(families[10].name, "netif_rx_exporter_folded_devices");
   for (std::size_t i = 0; i < 8; ++i) {
     const auto& family = families[i];
     EXPECT_EQ(family.type, prometheus::MetricType::Counter) << family.name;
