@@ -182,6 +182,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   read_order_ = std::move(read_order);
   stale_.end_poll();
   filter_.forget_unused();
+  if (per_cpu_include_) per_cpu_include_->forget_unused();
   std::size_t placed = 0;
   std::vector<SortKey> sorted = sort_keys.take(placed);
   keep_newest_per_name(result, origins, std::move(sorted), placed);
@@ -395,7 +396,12 @@ bool PollStep::per_cpu_class(const std::string& name, bool physical) {
   return per_cpu_include_ && per_cpu_include_->exported(name);
 }
 
-std::uint64_t PollStep::add_busiest(Seen& seen, const std::vector<netif_rx_counters>& per_cpu) {
+std::uint64_t PollStep::add_busiest(Seen& seen,
+                                    const std::vector<netif_rx_counters>& per_cpu) const {
+  // A key read twice in one poll (in the hash and in a slot): its first
+  // reading counts, the other would be a delta between two parts.
+  if (seen.summed && seen.summed_at == polls_) return seen.busiest;
+  seen.summed_at = polls_;
   if (seen.last_packets.size() < per_cpu.size()) seen.last_packets.resize(per_cpu.size());
   std::uint64_t busiest = 0;
   for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {

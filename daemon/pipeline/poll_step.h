@@ -166,6 +166,7 @@ class PollStep {
     // The spread summary: packets per CPU as last read (the baseline, once
     // `summed`), and the sum of the busiest CPU's deltas since.
     bool summed = false;
+    std::uint64_t summed_at = 0;  // the poll that last added to it (one key read twice: once)
     std::vector<std::uint64_t> last_packets;
     std::uint64_t busiest = 0;
   };
@@ -206,7 +207,7 @@ class PollStep {
   bool per_cpu_class(const std::string& name, bool physical);
   // Adds the busiest CPU's packets since the last reading of `seen` (none at
   // the first: the baseline); returns the sum.
-  static std::uint64_t add_busiest(Seen& seen, const std::vector<netif_rx_counters>& per_cpu);
+  std::uint64_t add_busiest(Seen& seen, const std::vector<netif_rx_counters>& per_cpu) const;
   // Folds the devices seen last into result.snapshot.folded while the series
   // are more than max_series; counts them in result.snapshot.series.
   void fold_past_max_series(PollResult& result, Clock::time_point now);
