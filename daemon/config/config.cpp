@@ -211,6 +211,29 @@ void parse_attribution(const std::string& source, const YAML::Node& value,
       });
 }
 
+// per_cpu: {devices, include}, or the boolean of before 1.0 (true = all,
+// false = none), accepted with a warning.
+void parse_per_cpu(const std::string& source, const Reader& reader, const YAML::Node& value,
+                   const YAML::Mark& key_mark, Config& config) {
+  if (value.IsScalar()) {
+    const bool all = reader.boolean(value, "per_cpu");
+    config.per_cpu = {all ? PerCpuDevices::all : PerCpuDevices::none, {}};
+    config.warnings.push_back(source + ": per_cpu: " + (all ? "true" : "false") +
+                              " is deprecated; write per_cpu: {devices: " + (all ? "all" : "none") +
+                              "}");
+    return;
+  }
+  for_each_entry(source, value, key_mark, "per_cpu.", {"devices", "include"},
+                 [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
+                     const YAML::Node& sub_value, const YAML::Mark&) {
+                   if (sub == "devices") {
+                     config.per_cpu.devices = sub_reader.choice(sub_value, sub_key, kPerCpuDevices);
+                   } else {
+                     config.per_cpu.include = sub_reader.regex_list(sub_value, sub_key);
+                   }
+                 });
+}
+
 }  // namespace
 
 Config parse_config(std::string_view yaml_text, const std::string& source) {
@@ -232,24 +255,7 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
         } else if (name == "namespaces") {
           config.namespaces = reader.choice(value, key, kNamespaceModes);
         } else if (name == "per_cpu") {
-          if (value.IsScalar()) {  // the old boolean: true = all, false = none
-            const bool all = reader.boolean(value, key);
-            config.per_cpu = {all ? PerCpuDevices::all : PerCpuDevices::none, {}};
-            config.warnings.push_back(
-                source + ": per_cpu: " + (all ? "true" : "false") +
-                " is deprecated; write per_cpu: {devices: " + (all ? "all" : "none") + "}");
-            return;
-          }
-          for_each_entry(
-              source, value, key_mark, "per_cpu.", {"devices", "include"},
-              [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
-                  const YAML::Node& sub_value, const YAML::Mark&) {
-                if (sub == "devices") {
-                  config.per_cpu.devices = sub_reader.choice(sub_value, sub_key, kPerCpuDevices);
-                } else {
-                  config.per_cpu.include = sub_reader.regex_list(sub_value, sub_key);
-                }
-              });
+          parse_per_cpu(source, reader, value, key_mark, config);
         } else if (name == "max_series") {
           config.max_series =
               static_cast<std::uint32_t>(reader.integer(value, key, kMinMaxSeries, kMaxMaxSeries));
