@@ -126,6 +126,11 @@ async function main() {
     const expr = substitute(q.expr, one);
     const r = await query(expr);
     const label = `${q.file}: ${q.where.replace('$instance', args.instance)}`;
+    const devicePerCpu = perCpu.status === 'success' && perCpu.data.result.length > 0;
+    if (r.status === 'success' && r.data.result.length === 0 && !devicePerCpu && /cpu!=""/.test(q.expr)) {
+      ok(`${label}: no series (${args.device} is not of the per-CPU class)`);
+      continue;
+    }
     if (r.status !== 'success' || r.data.result.length === 0) {
       fail(`${label}: ${r.status === 'success' ? 'no series' : r.error}\n    ${expr.replace(/\n/g, '\n    ')}`);
       continue;
