@@ -143,7 +143,8 @@ void App::start() {
   starting_ = nullptr;
   log::debug("capabilities of the main thread", {{"capabilities", describe_capabilities()}});
   log::info("netif_rx_exporter is ready", {{"poll_interval", config_.poll_interval},
-                                           {"per_cpu", config_.per_cpu},
+                                           {"per_cpu", to_string(config_.per_cpu.devices)},
+                                           {"max_series", config_.max_series},
                                            {"namespaces", to_string(config_.namespaces)}});
 }
 
@@ -158,7 +159,8 @@ void App::start_http(std::vector<ListenAddress> addresses, std::vector<UniqueFd>
   http_options.telemetry_path = cli_.telemetry_path;
   http_options.readiness = [this] { return readiness(); };
   http_options.web_config_file = cli_.web_config_file;
-  RenderOptions render{config_.per_cpu, config_.namespaces == NamespaceMode::all,
+  RenderOptions render{config_.per_cpu.devices == PerCpuDevices::all,
+                       config_.namespaces == NamespaceMode::all,
                        attribution_on() && config_.attribution.copy_labels};
   snapshot_collector_ =
       std::make_shared<SnapshotCollector>(store_, render, attribution_on() ? &owners_ : nullptr);
@@ -269,16 +271,20 @@ ReloadPlan App::reload(const Config& next) {
   if (poller_ && plan.config.poll_interval != config_.poll_interval) {
     poller_->set_interval(plan.config.poll_interval);
   }
-  if (poller_) poller_->set_devices(plan.config.devices, plan.config.stale_after);
+  if (poller_) {
+    poller_->set_devices(plan.config.devices, plan.config.stale_after, plan.config.per_cpu,
+                         plan.config.max_series);
+  }
   if (snapshot_collector_) {
-    snapshot_collector_->set_options(RenderOptions{plan.config.per_cpu,
-                                                   plan.config.namespaces == NamespaceMode::all,
-                                                   snapshot_collector_->options().owner_labels});
+    snapshot_collector_->set_options(RenderOptions{
+        plan.config.per_cpu.devices == PerCpuDevices::all,
+        plan.config.namespaces == NamespaceMode::all, snapshot_collector_->options().owner_labels});
   }
   config_ = plan.config;
   poll_interval_ms_ = config_.poll_interval.count();
-  log::info("configuration reloaded",
-            {{"poll_interval", config_.poll_interval}, {"per_cpu", config_.per_cpu}});
+  log::info("configuration reloaded", {{"poll_interval", config_.poll_interval},
+                                       {"per_cpu", to_string(config_.per_cpu.devices)},
+                                       {"max_series", config_.max_series}});
   return plan;
 }
 

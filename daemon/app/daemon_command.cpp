@@ -23,7 +23,9 @@ void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
   bool ok = true;
   if (cli.config_file) {
     try {
-      app.reload(load_config_file(*cli.config_file));
+      Config next = load_config_file(*cli.config_file);
+      for (const auto& warning : next.warnings) log::warn(warning);
+      app.reload(next);
     } catch (const ConfigError& e) {
       log::error("configuration reload failed, keeping the running configuration",
                  {{"err", e.what()}});
@@ -44,6 +46,7 @@ int run_daemon(const CliOptions& cli) {
   Config config;
   try {
     config = load_config(cli.config_file);
+    for (const auto& warning : config.warnings) log::warn(warning);
   } catch (const ConfigError& e) {
     log::error("invalid configuration", {{"err", e.what()}});
     notifier.status("invalid configuration");

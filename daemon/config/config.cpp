@@ -143,6 +143,10 @@ constexpr std::pair<std::string_view, BpfStatsMode> kBpfStatsModes[] = {
     {"sampled", BpfStatsMode::sampled},
     {"always", BpfStatsMode::always},
     {"off", BpfStatsMode::off}};
+constexpr std::pair<std::string_view, PerCpuDevices> kPerCpuDevices[] = {
+    {"physical", PerCpuDevices::physical},
+    {"all", PerCpuDevices::all},
+    {"none", PerCpuDevices::none}};
 constexpr std::pair<std::string_view, AttachMode> kAttachModes[] = {
     {"auto", AttachMode::automatic},
     {"tp_btf", AttachMode::tp_btf},
@@ -207,6 +211,29 @@ void parse_attribution(const std::string& source, const YAML::Node& value,
       });
 }
 
+// per_cpu: {devices, include}, or the boolean of before 1.0 (true = all,
+// false = none), accepted with a warning.
+void parse_per_cpu(const std::string& source, const Reader& reader, const YAML::Node& value,
+                   const YAML::Mark& key_mark, Config& config) {
+  if (value.IsScalar()) {
+    const bool all = reader.boolean(value, "per_cpu");
+    config.per_cpu = {all ? PerCpuDevices::all : PerCpuDevices::none, {}};
+    config.warnings.push_back(source + ": per_cpu: " + (all ? "true" : "false") +
+                              " is deprecated; write per_cpu: {devices: " + (all ? "all" : "none") +
+                              "}");
+    return;
+  }
+  for_each_entry(source, value, key_mark, "per_cpu.", {"devices", "include"},
+                 [&](const Reader& sub_reader, const std::string& sub, const std::string& sub_key,
+                     const YAML::Node& sub_value, const YAML::Mark&) {
+                   if (sub == "devices") {
+                     config.per_cpu.devices = sub_reader.choice(sub_value, sub_key, kPerCpuDevices);
+                   } else {
+                     config.per_cpu.include = sub_reader.regex_list(sub_value, sub_key);
+                   }
+                 });
+}
+
 }  // namespace
 
 Config parse_config(std::string_view yaml_text, const std::string& source) {
@@ -218,7 +245,7 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
 
   const std::set<std::string> known{
       "poll_interval", "namespaces",  "per_cpu", "max_devices", "netns_blocks", "netns_block_slots",
-      "attach",        "stale_after", "devices", "bpf_stats",   "attribution"};
+      "attach",        "stale_after", "devices", "bpf_stats",   "attribution",  "max_series"};
   for_each_entry(
       source, root, root.Mark(), "", known,
       [&](const Reader& reader, const std::string& name, const std::string& key,
@@ -228,7 +255,10 @@ Config parse_config(std::string_view yaml_text, const std::string& source) {
         } else if (name == "namespaces") {
           config.namespaces = reader.choice(value, key, kNamespaceModes);
         } else if (name == "per_cpu") {
-          config.per_cpu = reader.boolean(value, key);
+          parse_per_cpu(source, reader, value, key_mark, config);
+        } else if (name == "max_series") {
+          config.max_series =
+              static_cast<std::uint32_t>(reader.integer(value, key, kMinMaxSeries, kMaxMaxSeries));
         } else if (name == "max_devices") {
           config.max_devices =
               static_cast<std::uint32_t>(reader.integer(value, key, 1, kMaxDevicesLimit));
@@ -307,6 +337,18 @@ std::string_view to_string(BpfStatsMode mode) {
       break;
   }
   return "sampled";
+}
+
+std::string_view to_string(PerCpuDevices devices) {
+  switch (devices) {
+    case PerCpuDevices::all:
+      return "all";
+    case PerCpuDevices::none:
+      return "none";
+    case PerCpuDevices::physical:
+      break;
+  }
+  return "physical";
 }
 
 std::string_view to_string(AttachMode mode) {

@@ -64,13 +64,37 @@ struct AttributionConfig {
   bool operator==(const AttributionConfig&) const = default;
 };
 
+// Which devices keep per-CPU series (a cpu label); every other device gets
+// one series per family, summed over CPUs. A per-CPU device has a CPU's
+// series from the first packet counted on that CPU.
+enum class PerCpuDevices {
+  physical,  // the own namespace's physical devices (a parent device in sysfs), bonds of
+             // them, VLANs on them
+  all,       // every device; the totals families (untracked, removed, counted,
+             // fallbacks) by CPU too
+  none,      // no device (but those named in include)
+};
+
+struct PerCpuConfig {
+  PerCpuDevices devices = PerCpuDevices::physical;
+  // Regular expressions on the whole device name: these keep per-CPU series
+  // too, in any namespace.
+  std::vector<std::string> include;
+
+  bool operator==(const PerCpuConfig&) const = default;
+};
+
 struct Config {
   // How often the probe's maps are read; scrapes serve the latest read.
   Milliseconds poll_interval{1000};
   // host: count only the exporter's own network namespace; all: every one.
   NamespaceMode namespaces = NamespaceMode::host;
-  // false drops the cpu label and sums over CPUs.
-  bool per_cpu = true;
+  // Which devices keep per-CPU series.
+  PerCpuConfig per_cpu;
+  // At most this many series in the data families (devices' packets, skbs,
+  // bytes and busiest CPU, netns info, totals): past it, the devices seen
+  // last fold into one series per family, device="(folded devices)".
+  std::uint32_t max_series = 20000;
   // Capacity of the probe's per-device map.
   std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;
   // namespaces: all only: blocks of array slots for other namespaces (0:
@@ -85,9 +109,13 @@ struct Config {
   DeviceFilterConfig devices;
   BpfStatsConfig bpf_stats;
   AttributionConfig attribution;
+  // Accepted but deprecated (the old boolean per_cpu): logged once at load.
+  std::vector<std::string> warnings;
 };
 
 inline constexpr std::uint32_t kMaxDevicesLimit = 1U << 20;
+inline constexpr std::uint32_t kMinMaxSeries = 100;
+inline constexpr std::uint32_t kMaxMaxSeries = 10000000;
 inline constexpr Milliseconds kMinPollInterval{100};
 inline constexpr Milliseconds kMaxPollInterval{3600 * 1000};
 inline constexpr Milliseconds kMinStaleAfter{1000};
@@ -109,5 +137,6 @@ Config load_config(const std::optional<std::string>& path);
 
 std::string_view to_string(NamespaceMode mode);
 std::string_view to_string(BpfStatsMode mode);
+std::string_view to_string(PerCpuDevices devices);
 
 }  // namespace netif_rx

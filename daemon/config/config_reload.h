@@ -21,7 +21,7 @@ struct ReloadPlan {
 // Settings fixed while the probe is loaded: namespaces (a rodata constant of
 // the probe), max_devices, netns_blocks and netns_block_slots (the maps'
 // capacities) and attach (which program);
-// bpf_stats until its sampler can be switched live. poll_interval, per_cpu,
+// bpf_stats until its sampler can be switched live. poll_interval, per_cpu, max_series,
 // devices and stale_after apply live.
 ReloadPlan plan_reload(const Config& running, const Config& next);
 

@@ -9,25 +9,58 @@
 namespace netif_rx {
 namespace {
 
-// The name attribute of an ifinfomsg payload; empty when absent. Sets
-// `malformed` when an attribute runs past the payload.
-std::string link_name(std::span<const std::uint8_t> payload, bool& malformed) {
-  std::size_t offset = NLMSG_ALIGN(sizeof(ifinfomsg));
-  while (offset + sizeof(rtattr) <= payload.size()) {
+// Calls visit(type, data) for each attribute of `attributes`; false when one
+// runs past them.
+template <typename Visit>
+bool for_each_attribute(std::span<const std::uint8_t> attributes, Visit&& visit) {
+  std::size_t offset = 0;
+  while (offset + sizeof(rtattr) <= attributes.size()) {
     rtattr attribute;
-    std::memcpy(&attribute, payload.data() + offset, sizeof attribute);
-    if (attribute.rta_len < sizeof(rtattr) || offset + attribute.rta_len > payload.size()) {
-      malformed = true;
-      return {};
+    std::memcpy(&attribute, attributes.data() + offset, sizeof attribute);
+    if (attribute.rta_len < sizeof(rtattr) || offset + attribute.rta_len > attributes.size()) {
+      return false;
     }
-    if (attribute.rta_type == IFLA_IFNAME) {
-      const auto* data = reinterpret_cast<const char*>(payload.data() + offset + RTA_LENGTH(0));
-      const std::size_t length = attribute.rta_len - RTA_LENGTH(0);
-      return std::string(data, strnlen(data, length));
-    }
+    visit(attribute.rta_type,
+          attributes.subspan(offset + RTA_LENGTH(0), attribute.rta_len - RTA_LENGTH(0)));
     offset += RTA_ALIGN(attribute.rta_len);
   }
-  return {};
+  return true;
+}
+
+std::string attribute_string(std::span<const std::uint8_t> data) {
+  const auto* text = reinterpret_cast<const char*>(data.data());
+  return std::string(text, strnlen(text, data.size()));
+}
+
+std::uint32_t attribute_u32(std::span<const std::uint8_t> data) {
+  std::uint32_t value = 0;
+  if (data.size() >= sizeof value) std::memcpy(&value, data.data(), sizeof value);
+  return value;
+}
+
+// The attributes of an ifinfomsg payload into `message`: its name, kind,
+// lower device and master. Sets `malformed` when an attribute runs past the
+// payload.
+void read_link_attributes(std::span<const std::uint8_t> payload, LinkMessage& message,
+                          bool& malformed) {
+  const std::size_t start = NLMSG_ALIGN(sizeof(ifinfomsg));
+  if (start > payload.size()) return;
+  malformed = !for_each_attribute(
+      payload.subspan(start), [&](unsigned short type, std::span<const std::uint8_t> data) {
+        if (type == IFLA_IFNAME) {
+          message.name = attribute_string(data);
+        } else if (type == IFLA_LINK) {
+          message.lower_ifindex = attribute_u32(data);
+        } else if (type == IFLA_MASTER) {
+          message.master_ifindex = attribute_u32(data);
+        } else if ((type & NLA_TYPE_MASK) == IFLA_LINKINFO) {
+          // A malformed IFLA_LINKINFO leaves the kind empty; the link is still named.
+          for_each_attribute(data, [&](unsigned short sub, std::span<const std::uint8_t> value) {
+            if ((sub & NLA_TYPE_MASK) == IFLA_INFO_KIND)
+              message.link_kind = attribute_string(value);
+          });
+        }
+      });
 }
 
 }  // namespace
@@ -61,7 +94,7 @@ LinkMessages parse_link_messages(std::span<const std::uint8_t> datagram) {
         message.kind =
             header.nlmsg_type == RTM_NEWLINK ? LinkMessage::Kind::link : LinkMessage::Kind::removed;
         message.ifindex = static_cast<std::uint32_t>(info.ifi_index);
-        message.name = link_name(payload, result.malformed);
+        read_link_attributes(payload, message, result.malformed);
         if (result.malformed) return result;
         break;
       }

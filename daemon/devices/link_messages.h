@@ -21,7 +21,14 @@ struct LinkMessage {
   };
   Kind kind = Kind::other;
   std::uint32_t ifindex = 0;
-  std::string name;               // IFLA_IFNAME, link and removed only
+  std::string name;  // IFLA_IFNAME, link and removed only
+  // link only: IFLA_LINKINFO's IFLA_INFO_KIND ("veth", "bond", "vlan", ...;
+  // empty for a physical device's driver and for lo), IFLA_LINK (the lower
+  // device of a VLAN or a veth peer's index; 0: none), IFLA_MASTER (a bond's
+  // or bridge's port: the master's ifindex; 0: none).
+  std::string link_kind{};
+  std::uint32_t lower_ifindex = 0;
+  std::uint32_t master_ifindex = 0;
   int error = 0;                  // positive errno, error only
   bool dump_interrupted = false;  // NLM_F_DUMP_INTR: the dump must be redone
 };

@@ -67,7 +67,7 @@ class LinkWatcher {
   // Watcher thread only: when the next full dump is due (now, after ENOBUFS).
   std::chrono::steady_clock::time_point next_resync_{};
   mutable std::mutex mutex_;
-  LinkTable table_;
+  LinkTable table_{sysfs_has_parent_device};
   mutable std::shared_ptr<const LinkView> published_;  // null: table_ changed since
   std::uint64_t resyncs_ = 0;
   std::thread thread_;

@@ -24,6 +24,12 @@ inline constexpr Family kBytes{
     "netif_rx_bytes_total",
     "Network-layer bytes of the packets received by a network device, by CPU (an aggregate's "
     "merged headers restored)."};
+inline constexpr Family kBusiest{
+    "netif_rx_busiest_cpu_packets_total",
+    "Packets a network device received on its busiest CPU of each poll interval, summed over "
+    "the intervals since the exporter first read the device: rate(this) / "
+    "rate(netif_rx_packets_total) is the busiest CPU's share, its inverse the CPUs carrying "
+    "the traffic."};
 inline constexpr Family kUntracked{
     "netif_rx_untracked_packets_total",
     "Packets counted without a device because the probe's device map was full."};
@@ -44,5 +50,22 @@ inline constexpr Family kNetnsInfo{
     "netif_rx_netns_info",
     "Who owns a network namespace, from the node's own files (kind: host, pod, container, "
     "named, ambiguous, unknown); join on netns with group_left."};
+
+inline constexpr Family kSeries{
+    "netif_rx_exporter_series",
+    "Series of the data families (devices, their busiest CPU, netns info, totals) as the last "
+    "poll counted them; at most max_series."};
+inline constexpr Family kCpus{
+    "netif_rx_exporter_cpus",
+    "CPUs that exist (the only ones exported): what a share of the node's CPUs divides by, "
+    "whether or not any series carries a cpu label."};
+inline constexpr Family kFoldedDevices{
+    "netif_rx_exporter_folded_devices",
+    "Devices folded into device=\"(folded devices)\" because their series would pass "
+    "max_series."};
+
+// The device label of the folded devices' series: a space, which no Linux
+// device name holds.
+inline constexpr std::string_view kFoldedDevice = "(folded devices)";
 
 }  // namespace netif_rx::data_families

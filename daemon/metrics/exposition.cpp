@@ -41,14 +41,14 @@ void add_by_cpu(MetricFamily& family, const std::vector<PerCpu>& per_cpu, ValueO
   std::uint64_t sum = 0;
   for (std::size_t i = 0; i < cpus.size(); ++i) {
     const std::uint64_t value = cpus[i] < per_cpu.size() ? value_of(per_cpu[cpus[i]]) : 0;
-    if (options.per_cpu) {
+    if (options.totals_per_cpu) {
       auto with_cpu = labels(&cpu_names[i], nullptr, nullptr);
       with_cpu.insert(with_cpu.end(), extra.begin(), extra.end());
       family.metric.push_back(counter_sample(std::move(with_cpu), value));
     }
     sum += value;
   }
-  if (!options.per_cpu) family.metric.push_back(counter_sample(extra, sum));
+  if (!options.totals_per_cpu) family.metric.push_back(counter_sample(extra, sum));
 }
 
 // A packets counter by CPU (or summed), from one per-CPU vector.
@@ -77,11 +77,12 @@ MetricFamily gso_fallbacks(const std::vector<GsoFallbacks>& fallbacks,
   return family;
 }
 
-// The three device families: packets, skbs and bytes.
+// The device families: packets, skbs, bytes and the busiest CPU's packets.
 struct DeviceFamilies {
   MetricFamily packets = counter_family(data_families::kPackets);
   MetricFamily skbs = counter_family(data_families::kSkbs);
   MetricFamily bytes = counter_family(data_families::kBytes);
+  MetricFamily busiest = counter_family(data_families::kBusiest);
 
   void reserve(std::size_t series) {
     packets.metric.reserve(series);
@@ -117,8 +118,8 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   cpu_names.reserve(snapshot.cpus.size());
   for (unsigned cpu : snapshot.cpus) cpu_names.push_back(std::to_string(cpu));
 
-  const std::size_t series_per_device = options.per_cpu ? snapshot.cpus.size() : 1;
-  devices.reserve(snapshot.devices.size() * series_per_device);
+  devices.reserve(snapshot.devices.size());
+  devices.busiest.metric.reserve(snapshot.devices.size() + 1);
 
   for (const DeviceSeries& device : snapshot.devices) {
     const std::string netns = std::to_string(device.key.netns_inum);
@@ -127,23 +128,35 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
                                       ? owners->find(device.key.netns_inum, device.key.netns_salt)
                                       : nullptr;
     const NetnsOwner* owner = entry ? &entry->owner : nullptr;
-    if (options.per_cpu) {
+    if (device.per_cpu_detail) {
+      // A CPU's series from its first packet on: the counts only grow.
       for (std::size_t i = 0; i < snapshot.cpus.size(); ++i) {
         const unsigned cpu = snapshot.cpus[i];
-        const netif_rx_counters value =
-            cpu < device.per_cpu.size() ? device.per_cpu[cpu] : netif_rx_counters{};
+        if (cpu >= device.per_cpu.size()) continue;
+        const netif_rx_counters& value = device.per_cpu[cpu];
+        if (value.skbs == 0 && value.merged_packets == 0 && value.bytes == 0) continue;
         devices.add(labels(&cpu_names[i], &device.name, netns_label, owner), value);
       }
     } else {
       devices.add(labels(nullptr, &device.name, netns_label, owner),
                   summed_over(device.per_cpu, snapshot.cpus));
     }
+    devices.busiest.metric.push_back(
+        counter_sample(labels(nullptr, &device.name, netns_label, owner), device.busiest_packets));
+  }
+  if (snapshot.folded.devices != 0) {
+    const std::string folded(data_families::kFoldedDevice);
+    const auto folded_labels = labels(nullptr, &folded, nullptr);
+    devices.add(folded_labels, summed_over(snapshot.folded.per_cpu, snapshot.cpus));
+    devices.busiest.metric.push_back(
+        counter_sample(folded_labels, snapshot.folded.busiest_packets));
   }
 
   std::vector<MetricFamily> families;
   families.push_back(std::move(devices.packets));
   families.push_back(std::move(devices.skbs));
   families.push_back(std::move(devices.bytes));
+  families.push_back(std::move(devices.busiest));
   families.push_back(packets_by_cpu(data_families::kUntracked, snapshot.untracked_per_cpu,
                                     snapshot.cpus, cpu_names, options));
   families.push_back(packets_by_cpu(data_families::kRemoved, snapshot.removed_per_cpu,
@@ -151,6 +164,16 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   families.push_back(packets_by_cpu(data_families::kCounted, snapshot.counted_per_cpu,
                                     snapshot.cpus, cpu_names, options));
   families.push_back(gso_fallbacks(snapshot.gso_fallbacks, snapshot.cpus, cpu_names, options));
+  families.push_back(single_sample_family(std::string(data_families::kCpus.name),
+                                          std::string(data_families::kCpus.help), MetricType::Gauge,
+                                          static_cast<double>(snapshot.cpus.size())));
+  families.push_back(single_sample_family(std::string(data_families::kSeries.name),
+                                          std::string(data_families::kSeries.help),
+                                          MetricType::Gauge, static_cast<double>(snapshot.series)));
+  families.push_back(single_sample_family(std::string(data_families::kFoldedDevices.name),
+                                          std::string(data_families::kFoldedDevices.help),
+                                          MetricType::Gauge,
+                                          static_cast<double>(snapshot.folded.devices)));
   return families;
 }
 

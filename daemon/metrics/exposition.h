@@ -13,7 +13,10 @@
 namespace netif_rx {
 
 struct RenderOptions {
-  bool per_cpu = true;       // false: drop the cpu label and sum over CPUs
+  // The totals families (untracked, removed, counted, fallbacks) by CPU
+  // (per_cpu.devices: all); false: summed, without the cpu label. Devices
+  // are by CPU as their snapshot says (DeviceSeries::per_cpu_detail).
+  bool totals_per_cpu = false;
   bool netns_label = false;  // true when every namespace is watched
   // With netns_label: copy the owner's namespace and pod labels (from the
   // table given to render_snapshot) onto the device families.
@@ -25,8 +28,9 @@ netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
                               const std::vector<unsigned>& cpus);
 
 // netif_rx_packets_total, netif_rx_skbs_total, netif_rx_bytes_total,
-// netif_rx_untracked_packets_total, netif_rx_removed_packets_total,
-// netif_rx_counted_packets_total, netif_rx_gso_fallbacks_total.
+// netif_rx_busiest_cpu_packets_total, netif_rx_untracked_packets_total,
+// netif_rx_removed_packets_total, netif_rx_counted_packets_total, netif_rx_gso_fallbacks_total,
+// netif_rx_exporter_cpus, netif_rx_exporter_series, netif_rx_exporter_folded_devices.
 // `owners`: the attribution's table, for options.owner_labels (may be null).
 std::vector<prometheus::MetricFamily> render_snapshot(const Snapshot& snapshot,
                                                       const RenderOptions& options,

@@ -10,8 +10,9 @@
 
 namespace netif_rx {
 
-// Appends netif_rx_packets_total ... netif_rx_gso_fallbacks_total to `out`,
-// in render_snapshot's order, labels and values. Counters are written as exact
+// Appends netif_rx_packets_total ... netif_rx_exporter_folded_devices to
+// `out`, in render_snapshot's order, labels and values: devices of the per-CPU
+// class by CPU (the CPUs they counted on), the others summed. Counters are written as exact
 // integers (prometheus-cpp converts to a double first: exact only up to 2^53).
 void write_snapshot_text(std::string& out, const Snapshot& snapshot, const RenderOptions& options,
                          const NetnsInfoTable* owners = nullptr);

@@ -68,6 +68,8 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   poller_options.max_devices = config.max_devices;
   poller_options.stale_after = config.stale_after;
   poller_options.devices = config.devices;
+  poller_options.per_cpu = config.per_cpu;
+  poller_options.max_series = config.max_series;
   LinkWatcher* links = pipeline.links.get();
   pipeline.poller = std::make_unique<Poller>(
       std::move(reader), poller_options, [links] { return links->view(); }, store, metrics,

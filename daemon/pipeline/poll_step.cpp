@@ -5,6 +5,7 @@
 #include <optional>
 #include <tuple>
 
+#include "counters/per_cpu_sum.h"
 #include "devices/label_value.h"
 #include "util/duration.h"
 
@@ -22,11 +23,29 @@ std::uint64_t name_prefix_word(const std::string& name, std::size_t from) {
   return word;
 }
 
+std::unique_ptr<CachedDeviceFilter> include_filter(const PerCpuConfig& per_cpu) {
+  if (per_cpu.include.empty()) return nullptr;
+  return std::make_unique<CachedDeviceFilter>(
+      DeviceFilter(DeviceFilterConfig{per_cpu.include, {}}));
+}
+
+bool counted_on(const netif_rx_counters& counters) {
+  return counters.skbs != 0 || counters.merged_packets != 0 || counters.bytes != 0;
+}
+
 }  // namespace
+
+std::size_t device_series(const DeviceSeries& device) {
+  if (!device.per_cpu_detail) return 4;
+  std::size_t cpus = 0;
+  for (const auto& counters : device.per_cpu) cpus += counted_on(counters) ? 1 : 0;
+  return 3 * cpus + 1;
+}
 
 // A device's name for this poll, or why it has none.
 struct PollStep::Named {
   std::optional<std::string> label;     // exported as; nullopt: left out of this snapshot
+  bool per_cpu = false;                 // of the per-CPU class
   std::optional<MapDeletion> deletion;  // its entries are to be removed
   std::optional<PollError> error;
 };
@@ -83,7 +102,16 @@ class PollStep::SortKeysInLastOrder {
 PollStep::PollStep(PollStepOptions options)
     : options_(std::move(options)),
       filter_(DeviceFilter(options_.devices)),
+      per_cpu_include_(include_filter(options_.per_cpu)),
       stale_(options_.stale_after) {}
+
+void PollStep::reconfigure(DeviceFilterConfig devices, Milliseconds stale_after,
+                           PerCpuConfig per_cpu, std::uint32_t max_series) {
+  options_.per_cpu = std::move(per_cpu);
+  options_.max_series = max_series;
+  per_cpu_include_ = include_filter(options_.per_cpu);
+  reconfigure(std::move(devices), stale_after);
+}
 
 void PollStep::reconfigure(DeviceFilterConfig devices, Milliseconds stale_after) {
   options_.devices = std::move(devices);
@@ -139,8 +167,9 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
     mark_seen(seen, i >= hash_entries);
     if (!named.label) continue;
     // Two names may give one label value (bytes that are not UTF-8).
+    const std::uint64_t busiest = add_busiest(seen, device.per_cpu);
     result.snapshot.devices.push_back(
-        {device.key, std::move(*named.label), std::move(device.per_cpu)});
+        {device.key, std::move(*named.label), std::move(device.per_cpu), named.per_cpu, busiest});
     sort_keys.add(result.snapshot.devices.back(), static_cast<std::uint32_t>(origins.size()),
                   seen.ranked == rank_round_ ? seen.rank : kUnranked);
     origins.push_back({seen.first, id});
@@ -153,6 +182,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   read_order_ = std::move(read_order);
   stale_.end_poll();
   filter_.forget_unused();
+  if (per_cpu_include_) per_cpu_include_->forget_unused();
   std::size_t placed = 0;
   std::vector<SortKey> sorted = sort_keys.take(placed);
   keep_newest_per_name(result, origins, std::move(sorted), placed);
@@ -160,6 +190,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   warn_untracked(result, now);
   result.snapshot.removed_per_cpu = removed_per_cpu_;
+  fold_past_max_series(result, now);
   result.device_entries = hash_seen_this_poll_;
   return result;
 }
@@ -275,7 +306,7 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
                                            Seen& seen, bool names_kept) {
   if (names_kept && seen.named == naming_round_) {
     if (!seen.exported) return {};
-    return {seen.label, {}, {}};
+    return {seen.label, seen.per_cpu, {}, {}};
   }
   const auto ifindex = device.key.ifindex;
   HostName resolved = resolve_host_name(ifindex, *links.before, *links.after);
@@ -287,21 +318,25 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
       seen.exported = label.has_value();
       seen.label = label.value_or(std::string());
     }
-    return {std::move(label), {}, {}};
+    const bool per_cpu = label && per_cpu_class(resolved.name, resolved.physical);
+    if (names_kept) seen.per_cpu = per_cpu;
+    return {std::move(label), per_cpu, {}, {}};
   }
   // Not in the views (an event not read yet, or lost): ask the kernel.
   KernelLinkName kernel = links.ask_kernel ? links.ask_kernel(ifindex) : KernelLinkName{};
   switch (kernel.kind) {
     case KernelLinkName::Kind::found:
-      return {exported_label(kernel.name), {}, {}};
+      return {exported_label(kernel.name), per_cpu_class(kernel.name, false), {}, {}};
     case KernelLinkName::Kind::gone:
       // Deleted since it was counted: forget it, so that a device that later
       // gets the same ifindex starts from zero.
-      return {{}, MapDeletion{device.key, MapDeletion::Scope::device, "the device is gone"}, {}};
+      return {
+          {}, false, MapDeletion{device.key, MapDeletion::Scope::device, "the device is gone"}, {}};
     case KernelLinkName::Kind::failed:
       break;
   }
   return {{},
+          false,
           {},
           PollError{"name_resolution", "naming ifindex " + std::to_string(ifindex) +
                                            " failed: " + std::strerror(kernel.error)}};
@@ -313,6 +348,7 @@ PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const 
   for (const auto& cpu : device.per_cpu) skbs += cpu.skbs;
   if (stale_.stale(device.key, skbs, now)) {
     return {{},
+            false,
             MapDeletion{device.key, MapDeletion::Scope::device,
                         "no packets for " + format_duration(options_.stale_after)},
             {}};
@@ -320,13 +356,14 @@ PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const 
   const auto found = names.find(device.key);
   if (found != names.end()) {
     unnamed_.erase(device.key);
-    return {exported_label(found->second), {}, {}};
+    return {exported_label(found->second), per_cpu_class(found->second, false), {}, {}};
   }
   // The probe records the name before creating the entry: a name missing at
   // two polls was deleted while the entry was re-created. Removing the entry
   // makes the device's next packet record its name again.
   if (unnamed_.insert(device.key).second) return {};
-  return {{}, MapDeletion{device.key, MapDeletion::Scope::device, "no name for two polls"}, {}};
+  return {
+      {}, false, MapDeletion{device.key, MapDeletion::Scope::device, "no name for two polls"}, {}};
 }
 
 void PollStep::sweep_orphan_names(const MapContents& contents, PollResult& result) {
@@ -344,6 +381,112 @@ void PollStep::sweep_orphan_names(const MapContents& contents, PollResult& resul
     }
   }
   orphan_names_ = std::move(orphans);
+}
+
+bool PollStep::per_cpu_class(const std::string& name, bool physical) {
+  switch (options_.per_cpu.devices) {
+    case PerCpuDevices::all:
+      return true;
+    case PerCpuDevices::physical:
+      if (physical) return true;
+      break;
+    case PerCpuDevices::none:
+      break;
+  }
+  return per_cpu_include_ && per_cpu_include_->exported(name);
+}
+
+std::uint64_t PollStep::add_busiest(Seen& seen,
+                                    const std::vector<netif_rx_counters>& per_cpu) const {
+  // A key read twice in one poll (in the hash and in a slot): its first
+  // reading counts, the other would be a delta between two parts.
+  if (seen.summed && seen.summed_at == polls_) return seen.busiest;
+  seen.summed_at = polls_;
+  if (seen.last_packets.size() < per_cpu.size()) seen.last_packets.resize(per_cpu.size());
+  std::uint64_t busiest = 0;
+  for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
+    const std::uint64_t packets = netif_rx_packets(&per_cpu[cpu]);
+    std::uint64_t& last = seen.last_packets[cpu];
+    if (packets > last) busiest = std::max(busiest, packets - last);
+    last = packets;  // a count that went back (never for one key) is a new baseline
+  }
+  // The first reading is the baseline: the maps may hold counts from before
+  // the exporter (an adopted probe) or from before the device was exported.
+  if (seen.summed) seen.busiest += busiest;
+  seen.summed = true;
+  return seen.busiest;
+}
+
+void PollStep::fold_past_max_series(PollResult& result, Clock::time_point now) {
+  Snapshot& snapshot = result.snapshot;
+  // The totals: untracked, removed, counted and each fallback reason, by CPU
+  // with per_cpu.devices: all.
+  const std::size_t totals_lines = options_.per_cpu.devices == PerCpuDevices::all
+                                       ? std::max<std::size_t>(1, snapshot.counted_per_cpu.size())
+                                       : 1;
+  const std::size_t fixed = totals_lines * (3 + snapshot.gso_fallbacks.size());
+  const bool info = options_.namespaces == NamespaceMode::all;
+  // The series of every device, and one netif_rx_netns_info per namespace.
+  const auto count = [&](const std::vector<DeviceSeries>& devices) {
+    std::size_t series = 0;
+    std::unordered_set<std::uint32_t> namespaces;
+    for (const DeviceSeries& device : devices) {
+      series += device_series(device);
+      if (info) namespaces.insert(device.key.netns_inum);
+    }
+    return series + namespaces.size();
+  };
+  const std::size_t all = fixed + count(snapshot.devices);
+  if (all <= options_.max_series) {
+    snapshot.series = all;
+    return;
+  }
+  // The devices first read earliest keep their series; of one poll, those
+  // first in the snapshot's order. The folded series take 4.
+  std::vector<std::pair<std::uint64_t, std::size_t>> by_age;
+  by_age.reserve(snapshot.devices.size());
+  for (std::size_t i = 0; i < snapshot.devices.size(); ++i) {
+    const auto id = seen_.find(snapshot.devices[i].key);
+    by_age.emplace_back(id == DeviceTable<Seen>::kNone ? polls_ : seen_[id].first, i);
+  }
+  std::sort(by_age.begin(), by_age.end());
+  const std::size_t budget =
+      options_.max_series > fixed + 4 ? options_.max_series - fixed - 4 : std::size_t{0};
+  std::vector<bool> keep(snapshot.devices.size(), false);
+  std::unordered_set<std::uint32_t> namespaces;
+  std::size_t used = 0;
+  for (const auto& [first, index] : by_age) {
+    const DeviceSeries& device = snapshot.devices[index];
+    const std::size_t cost =
+        device_series(device) + (info && !namespaces.count(device.key.netns_inum) ? 1 : 0);
+    if (used + cost > budget) break;  // this one and every later one fold
+    used += cost;
+    keep[index] = true;
+    if (info) namespaces.insert(device.key.netns_inum);
+  }
+  std::vector<DeviceSeries> kept;
+  kept.reserve(snapshot.devices.size());
+  FoldedDevices& folded = snapshot.folded;
+  for (std::size_t i = 0; i < snapshot.devices.size(); ++i) {
+    DeviceSeries& device = snapshot.devices[i];
+    if (keep[i]) {
+      kept.push_back(std::move(device));
+      continue;
+    }
+    ++folded.devices;
+    add_per_cpu(folded.per_cpu, device.per_cpu);
+    folded.busiest_packets += device.busiest_packets;
+  }
+  snapshot.devices = std::move(kept);
+  snapshot.series = fixed + used + 4;
+  if (!last_fold_warning_ || now - *last_fold_warning_ >= std::chrono::minutes(1)) {
+    last_fold_warning_ = now;
+    result.warnings.push_back(
+        std::to_string(folded.devices) +
+        " devices are folded into device=\"(folded devices)\": " + std::to_string(all) +
+        " series would pass max_series=" + std::to_string(options_.max_series) +
+        "; raise max_series (and the scrape's sample_limit) or narrow per_cpu and devices");
+  }
 }
 
 void PollStep::warn_untracked(PollResult& result, Clock::time_point now) {

@@ -31,7 +31,14 @@ struct PollStepOptions {
   std::uint32_t max_devices = NETIF_RX_DEFAULT_MAX_DEVICES;  // named in the map-full warning
   Milliseconds stale_after{600000};  // namespaces: all, devices of other namespaces
   DeviceFilterConfig devices;        // which devices are exported
+  PerCpuConfig per_cpu;              // which devices keep per-CPU series
+  std::uint32_t max_series = 20000;  // past it, the devices seen last fold
 };
+
+// The series a device costs in the data families: packets, skbs and bytes by
+// CPU from each CPU's first packet (per-CPU class) or summed, and its busiest
+// CPU's counter.
+std::size_t device_series(const DeviceSeries& device);
 
 // What the poll read from the probe's maps, as plain data.
 struct MapContents {
@@ -111,6 +118,9 @@ class PollStep {
 
   // New device filters and stale_after (configuration reload).
   void reconfigure(DeviceFilterConfig devices, Milliseconds stale_after);
+  // The same, with the per-CPU classes and max_series.
+  void reconfigure(DeviceFilterConfig devices, Milliseconds stale_after, PerCpuConfig per_cpu,
+                   std::uint32_t max_series);
 
   PollResult run(MapContents contents, const HostLinks& links, Clock::time_point now);
 
@@ -151,6 +161,14 @@ class PollStep {
     // `ranked` (see rank_round_; 0: none).
     std::uint64_t ranked = 0;
     std::uint32_t rank = 0;
+    // With `named`: of the per-CPU class.
+    bool per_cpu = false;
+    // The spread summary: packets per CPU as last read (the baseline, once
+    // `summed`), and the sum of the busiest CPU's deltas since.
+    bool summed = false;
+    std::uint64_t summed_at = 0;  // the poll that last added to it (one key read twice: once)
+    std::vector<std::uint64_t> last_packets;
+    std::uint64_t busiest = 0;
   };
   // Where each series of the snapshot comes from, in order.
   struct SeriesOrigin {
@@ -185,9 +203,20 @@ class PollStep {
   // its counters, which this poll may have read in between.
   void sweep_orphan_names(const MapContents& contents, PollResult& result);
   void warn_untracked(PollResult& result, Clock::time_point now);
+  // Of the per-CPU class: `physical` (a physical link of the own namespace).
+  bool per_cpu_class(const std::string& name, bool physical);
+  // Adds the busiest CPU's packets since the last reading of `seen` (none at
+  // the first: the baseline); returns the sum.
+  std::uint64_t add_busiest(Seen& seen, const std::vector<netif_rx_counters>& per_cpu) const;
+  // Folds the devices seen last into result.snapshot.folded while the series
+  // are more than max_series; counts them in result.snapshot.series.
+  void fold_past_max_series(PollResult& result, Clock::time_point now);
 
   PollStepOptions options_;
   CachedDeviceFilter filter_;
+  // per_cpu.include (null: none).
+  std::unique_ptr<CachedDeviceFilter> per_cpu_include_;
+  std::optional<Clock::time_point> last_fold_warning_;
   StaleTracker stale_;
   UntrackedWarning untracked_warning_;
   // namespaces: all: names recorded without a counters entry at the last poll.

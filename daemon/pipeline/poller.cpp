@@ -182,7 +182,10 @@ void Poller::apply_pending_reload() {
   if (!reloaded) return;
   options_.devices = reloaded->devices;
   options_.stale_after = reloaded->stale_after;
-  step_.reconfigure(std::move(reloaded->devices), reloaded->stale_after);
+  options_.per_cpu = reloaded->per_cpu;
+  options_.max_series = reloaded->max_series;
+  step_.reconfigure(std::move(reloaded->devices), reloaded->stale_after,
+                    std::move(reloaded->per_cpu), reloaded->max_series);
 }
 
 Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& links) {
@@ -414,9 +417,11 @@ void Poller::set_interval(Milliseconds interval) {
   wake_.notify_all();
 }
 
-void Poller::set_devices(DeviceFilterConfig devices, Milliseconds stale_after) {
+void Poller::set_devices(DeviceFilterConfig devices, Milliseconds stale_after, PerCpuConfig per_cpu,
+                         std::uint32_t max_series) {
   std::lock_guard lock(mutex_);
-  pending_devices_ = PendingDevices{std::move(devices), stale_after};
+  pending_devices_ =
+      PendingDevices{std::move(devices), stale_after, std::move(per_cpu), max_series};
 }
 
 void Poller::run() {

@@ -73,7 +73,8 @@ class Poller {
   void set_interval(Milliseconds interval);
   // Applies new device filters and stale_after from the next poll on, on the
   // polling thread (configuration reload).
-  void set_devices(DeviceFilterConfig devices, Milliseconds stale_after);
+  void set_devices(DeviceFilterConfig devices, Milliseconds stale_after, PerCpuConfig per_cpu,
+                   std::uint32_t max_series);
 
   // Monotonic time of the last successful poll (zero before the first).
   std::chrono::steady_clock::time_point last_success() const;
@@ -155,6 +156,8 @@ class Poller {
   struct PendingDevices {
     DeviceFilterConfig devices;
     Milliseconds stale_after;
+    PerCpuConfig per_cpu;
+    std::uint32_t max_series;
   };
   std::optional<PendingDevices> pending_devices_;  // guarded by mutex_
   std::chrono::steady_clock::time_point last_success_{};

@@ -15,10 +15,29 @@ struct DeviceSeries {
   netif_rx_device_key key{};
   std::string name;                        // the device's name now, as a label value
   std::vector<netif_rx_counters> per_cpu;  // index = CPU number
+  // Of the per-CPU class (per_cpu.devices, per_cpu.include): exported by CPU,
+  // each CPU from its first packet; else summed over CPUs.
+  bool per_cpu_detail = false;
+  // netif_rx_busiest_cpu_packets_total: over the polls since the exporter
+  // first read the device, the sum of each interval's largest per-CPU
+  // packet delta.
+  std::uint64_t busiest_packets = 0;
+};
+
+// The devices folded past max_series, as one series per family.
+struct FoldedDevices {
+  std::size_t devices = 0;                   // how many (0: none folded)
+  std::vector<netif_rx_counters> per_cpu{};  // their counters, summed CPU by CPU
+  std::uint64_t busiest_packets = 0;         // the sum of theirs
 };
 
 struct Snapshot {
   std::vector<DeviceSeries> devices;  // sorted by (name, netns)
+  FoldedDevices folded;               // past max_series
+  // The series of the data families as the poll counted them (devices,
+  // their busiest CPU, netns info, totals, the folded series): what
+  // max_series bounds.
+  std::size_t series = 0;
   std::vector<netif_rx_counters> untracked_per_cpu;
   // Counts of the devices whose entries the exporter removed (deleted devices,
   // namespaces gone, devices forgotten or replaced), as last read.

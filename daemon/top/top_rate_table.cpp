@@ -41,7 +41,8 @@ RateTable compute_rate_table(const TopReading& before, const TopReading& after) 
     const auto before_device = before.devices.find(id);
     // Rows for every CPU of the reading, so that idle CPUs show as zero.
     std::vector<std::optional<unsigned>> keys;
-    if (after.per_cpu) {
+    const bool summed = after_cpus.size() == 1 && after_cpus.count(std::nullopt);
+    if (after.per_cpu && !summed) {
       keys.assign(after.cpus.begin(), after.cpus.end());
     } else {
       keys.push_back(std::nullopt);

@@ -102,10 +102,15 @@ TopReading reading_from_exposition(std::string_view text) {
         "no netif_rx_packets_total or netif_rx_untracked_packets_total series: is this a "
         "netif_rx_exporter's metrics page?");
   }
-  if (seen_with_cpu && seen_without_cpu) {
-    throw ExpositionParseError("the netif_rx_ series mix samples with and without the cpu label");
+  // Devices of the per-CPU class come by CPU, the others summed (no cpu
+  // label); one device is either.
+  for (const auto& [id, counters] : reading.devices) {
+    if (counters.size() > 1 && counters.count(std::nullopt)) {
+      throw ExpositionParseError("the series of device '" + id.name +
+                                 "' mix samples with and without the cpu label");
+    }
   }
-  reading.per_cpu = !seen_without_cpu;
+  reading.per_cpu = seen_with_cpu;
   reading.cpus.assign(cpus.begin(), cpus.end());
   return reading;
 }

@@ -30,12 +30,12 @@ struct TopDeviceId {
   auto operator<=>(const TopDeviceId&) const = default;
 };
 
-// Counters by CPU. Without per-CPU data (an exporter with per_cpu: false),
-// one element with no CPU: the sum over CPUs.
+// Counters by CPU. Without per-CPU data (a device the exporter does not keep
+// per CPU: per_cpu.devices), one element with no CPU: the sum over CPUs.
 using TopCpuCounters = std::map<std::optional<unsigned>, TopCounters>;
 
 struct TopReading {
-  bool per_cpu = true;
+  bool per_cpu = true;         // some device by CPU
   std::vector<unsigned> cpus;  // sorted; the CPUs that exist (or appear)
   std::map<TopDeviceId, TopCpuCounters> devices;
   // When the reading was taken, on this host's monotonic clock.

@@ -70,15 +70,44 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
           },
           {
             comment:: |||
-              The same as a share of the node's CPUs. The exporter writes the untracked counter once
-              per existing CPU, so counting those series counts the CPUs (1 when per_cpu is false,
-              which makes the share a share of one CPU: stricter, never laxer).
+              The same as a share of the node's CPUs: netif_rx_exporter_cpus (exporters before it:
+              the untracked counter's series, one per CPU with a cpu label, else 1, which makes the
+              share a share of one CPU: stricter, never laxer).
             |||,
             record: 'instance:netif_rx_probe_cpu_share:ratio_rate5m',
             expr: |||
               instance:netif_rx_probe_cpu_cores:rate5m
               /
-              count by (job, instance) (netif_rx_untracked_packets_total{%(netifRxSelector)s})
+              (
+                  max by (job, instance) (netif_rx_exporter_cpus{%(netifRxSelector)s})
+                or
+                  count by (job, instance) (netif_rx_untracked_packets_total{%(netifRxSelector)s})
+              )
+            ||| % $._config,
+          },
+          {
+            comment:: |||
+              Share of each device's packets processed on its busiest CPU, from the spread summary
+              (the busiest CPU of each poll interval), which every device has, per CPU or not:
+              1 when the traffic is pinned to one CPU, 1/k when spread evenly over k.
+            |||,
+            record: 'device:netif_rx_busiest_cpu_share:ratio_rate5m',
+            expr: |||
+              sum by (job, instance, netns, device) (rate(netif_rx_busiest_cpu_packets_total{%(netifRxSelector)s}[5m]))
+              /
+              sum by (job, instance, netns, device) (rate(netif_rx_packets_total{%(netifRxSelector)s}[5m]))
+            ||| % $._config,
+          },
+          {
+            comment:: |||
+              How many CPUs carry each device's traffic: the inverse of the busiest CPU's share
+              (k when spread evenly over k CPUs, 1 when pinned).
+            |||,
+            record: 'device:netif_rx_cpus_carrying:ratio_rate5m',
+            expr: |||
+              sum by (job, instance, netns, device) (rate(netif_rx_packets_total{%(netifRxSelector)s}[5m]))
+              /
+              sum by (job, instance, netns, device) (rate(netif_rx_busiest_cpu_packets_total{%(netifRxSelector)s}[5m]))
             ||| % $._config,
           },
           {
@@ -244,21 +273,17 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
             section:: 'traffic',
             alert: 'NetifRxDeviceCpuImbalance',
             expr: |||
-              (
-                  max by (job, instance, netns, device) (rate(netif_rx_packets_total{%(netifRxSelector)s, cpu!=""}[5m]))
-                /
-                  sum by (job, instance, netns, device) (rate(netif_rx_packets_total{%(netifRxSelector)s, cpu!=""}[5m]))
-              )
+              device:netif_rx_busiest_cpu_share:ratio_rate5m
               > on () group_left ()
               netif_rx_exporter:device_busiest_cpu_share:threshold
               and on (job, instance, netns, device)
               (
-                  sum by (job, instance, netns, device) (rate(netif_rx_packets_total{%(netifRxSelector)s, cpu!=""}[5m]))
+                  sum by (job, instance, netns, device) (rate(netif_rx_packets_total{%(netifRxSelector)s}[5m]))
                 > on () group_left ()
                   netif_rx_exporter:device_busy_packets:threshold
               )
               and on (job, instance)
-              count by (job, instance) (netif_rx_untracked_packets_total{%(netifRxSelector)s, cpu!=""}) > 1
+              max by (job, instance) (netif_rx_exporter_cpus{%(netifRxSelector)s}) > 1
             ||| % $._config,
             'for': '15m',
             labels: { severity: 'warning' },

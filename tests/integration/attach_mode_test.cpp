@@ -55,7 +55,7 @@ class AttachModeTest : public ::testing::Test {
 };
 
 TEST_F(AttachModeTest, AutoAttachesTheBtfTracepoint) {
-  ExporterProcess exporter("poll_interval: 100ms\nattach: auto\n");
+  ExporterProcess exporter("poll_interval: 100ms\nattach: auto\nper_cpu: {devices: all}\n");
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
   EXPECT_NE(exporter.log().find(
                 "msg=\"probe attached\" program=netif_rx_btf attach=tp_btf/netif_receive_skb"),
@@ -69,7 +69,8 @@ TEST_F(AttachModeTest, AutoAttachesTheBtfTracepoint) {
 // The classic tracepoint needs tracefs: mount it in a private mount namespace
 // of the exporter's own, so the host's mounts are left as they are.
 TEST_F(AttachModeTest, ClassicTracepointCountsTheSame) {
-  ExporterProcess exporter("poll_interval: 100ms\nattach: tracepoint\n", {}, "", with_tracefs());
+  ExporterProcess exporter("poll_interval: 100ms\nattach: tracepoint\nper_cpu: {devices: all}\n",
+                           {}, "", with_tracefs());
   ASSERT_TRUE(exporter.wait_ready()) << exporter.log();
   EXPECT_NE(
       exporter.log().find(

@@ -1,5 +1,6 @@
 // The probe against the real kernel: exact per-device, per-CPU counts of
-// known traffic, through the exporter's HTTP endpoint.
+// known traffic, the device classes and the spread summary, through the
+// exporter's HTTP endpoint.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -41,7 +42,10 @@ class PacketCountingTest : public ::testing::Test {
     idle_pair_ = network_->add_veth_pair("h1", "", "b1", ns_b_, 1);
     // A <-> B: both ends in other namespaces, not counted by default.
     inner_pair_ = network_->add_veth_pair("a2", ns_a_, "b2", ns_b_, 2);
-    exporter_ = std::make_unique<ExporterProcess>("poll_interval: 100ms\n");
+    // The host end of the used pair kept per CPU (per_cpu.include); the idle
+    // pair's host end summed, as a veth is by default.
+    exporter_ = std::make_unique<ExporterProcess>("poll_interval: 100ms\nper_cpu:\n  include: ['" +
+                                                  host_pair_.a.name + "']\n");
   }
 
   static void TearDownTestSuite() {
@@ -143,24 +147,101 @@ TEST_F(PacketCountingTest, IdleDeviceDoesNotMove) {
   ASSERT_EQ(send_udp(ns_a_, 0, host_pair_.a.address, 100, kPayloadBytes), 100);
   settle();
   const Series after = settle();
-  for (unsigned cpu : present_cpus()) {
-    const std::map<std::string, std::string> labels{{"device", idle_pair_.a.name},
-                                                    {"cpu", std::to_string(cpu)}};
-    EXPECT_EQ(value_of(after, "netif_rx_packets_total", labels),
-              value_of(before, "netif_rx_packets_total", labels));
-    EXPECT_EQ(value_of(after, "netif_rx_packets_total", labels), 0);
+  const std::map<std::string, std::string> labels{{"device", idle_pair_.a.name}};
+  EXPECT_EQ(value_of(after, "netif_rx_packets_total", labels),
+            value_of(before, "netif_rx_packets_total", labels));
+  EXPECT_EQ(value_of(after, "netif_rx_packets_total", labels), 0);
+}
+
+// The per-CPU device has series only for the CPUs it counted packets on; the
+// busiest CPU's counter of traffic pinned to one CPU grows by exactly the
+// packets (its share is 1), also when the traffic moves to another CPU.
+TEST_F(PacketCountingTest, PinnedTrafficBusiestCpuCountsEveryPacket) {
+  const std::vector<unsigned> cpus = present_cpus();
+  const std::string device = host_pair_.a.name;
+  const std::map<std::string, std::string> labels{{"device", device}};
+  // The device's first poll is the summary's baseline: a packet first.
+  ASSERT_EQ(send_udp(ns_a_, cpus.front(), host_pair_.a.address, 1, kPayloadBytes), 1);
+  scrape_until([&](const Series& series) {
+    return series.count(series_key("netif_rx_busiest_cpu_packets_total", labels)) != 0;
+  });
+  const Series before = settle();
+  const auto total_packets = [&](const Series& series) {
+    double sum = 0;
+    for (unsigned cpu : cpus) {
+      sum += value_of(series, "netif_rx_packets_total",
+                      {{"device", device}, {"cpu", std::to_string(cpu)}});
+    }
+    return sum;
+  };
+  int sent = 0;
+  for (unsigned cpu : {cpus.back(), cpus.front()}) {
+    // One CPU at a time, each burst within or across poll intervals alike.
+    ASSERT_EQ(send_udp(ns_a_, cpu, host_pair_.a.address, 400, kPayloadBytes), 400);
+    sent += 400;
+    scrape_until([&](const Series& series) {
+      return total_packets(series) >= total_packets(before) + sent;
+    });
+    settle();
+  }
+  const Series after = settle();
+  EXPECT_EQ(total_packets(after) - total_packets(before), sent);
+  EXPECT_EQ(value_of(after, "netif_rx_busiest_cpu_packets_total", labels) -
+                value_of(before, "netif_rx_busiest_cpu_packets_total", labels),
+            sent);
+  // The included device is per CPU: every series of it but the summary has a cpu label.
+  for (const auto& [key, value] : after) {
+    if (key.find("device=\"" + device + "\"") == std::string::npos) continue;
+    if (key.rfind("netif_rx_busiest_cpu_packets_total", 0) == 0) continue;
+    EXPECT_NE(key.find("cpu=\""), std::string::npos) << key;
   }
 }
 
-TEST_F(PacketCountingTest, ExportsOnlyPresentCpusAndTheSelfMetrics) {
-  const Series series = exporter_->scrape();
-  const auto cpus = present_cpus();
-  for (unsigned cpu : cpus) {
-    EXPECT_TRUE(series.count(
-        series_key("netif_rx_untracked_packets_total", {{"cpu", std::to_string(cpu)}})));
+// Without a per-CPU device class a device's packets come summed, without a
+// cpu label, and the busiest CPU's counter beside them.
+TEST_F(PacketCountingTest, OtherDevicesAreSummedWithTheirBusiestCpu) {
+  ExporterProcess summed("poll_interval: 100ms\n");
+  ASSERT_TRUE(summed.wait_ready()) << summed.log();
+  const std::map<std::string, std::string> labels{{"device", host_pair_.a.name}};
+  ASSERT_EQ(send_udp(ns_a_, 0, host_pair_.a.address, 1, kPayloadBytes), 1);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  Series before = summed.scrape();
+  while (!before.count(series_key("netif_rx_busiest_cpu_packets_total", labels)) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    before = summed.scrape();
   }
-  EXPECT_FALSE(series.count(
-      series_key("netif_rx_untracked_packets_total", {{"cpu", std::to_string(cpus.back() + 1)}})));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  before = summed.scrape();
+  ASSERT_EQ(send_udp(ns_a_, present_cpus().back(), host_pair_.a.address, 300, kPayloadBytes), 300);
+  Series after = summed.scrape();
+  while (value_of(after, "netif_rx_packets_total", labels) <
+             value_of(before, "netif_rx_packets_total", labels) + 300 &&
+         std::chrono::steady_clock::now() < deadline + std::chrono::seconds(5)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    after = summed.scrape();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  after = summed.scrape();
+  EXPECT_EQ(value_of(after, "netif_rx_packets_total", labels) -
+                value_of(before, "netif_rx_packets_total", labels),
+            300);
+  EXPECT_EQ(value_of(after, "netif_rx_busiest_cpu_packets_total", labels) -
+                value_of(before, "netif_rx_busiest_cpu_packets_total", labels),
+            300);
+  for (const auto& [key, value] : after) {
+    if (key.find("device=\"" + host_pair_.a.name + "\"") == std::string::npos) continue;
+    EXPECT_EQ(key.find("cpu=\""), std::string::npos) << key;
+  }
+  EXPECT_GT(after.at("netif_rx_exporter_series"), 0);
+  EXPECT_EQ(after.at("netif_rx_exporter_folded_devices"), 0);
+}
+
+TEST_F(PacketCountingTest, ExportsOnlyPresentCpusAndTheSelfMetrics) {
+  // The totals come summed (per_cpu.devices: physical): no cpu label.
+  const Series series = exporter_->scrape();
+  EXPECT_TRUE(series.count(series_key("netif_rx_untracked_packets_total", {})));
+  EXPECT_FALSE(series.count(series_key("netif_rx_untracked_packets_total", {{"cpu", "0"}})));
   EXPECT_EQ(series.at("netif_rx_exporter_probe_attached"), 1);
   EXPECT_GT(series.at("netif_rx_exporter_last_poll_timestamp_seconds"), 1.6e9);
   EXPECT_GT(series.at("netif_rx_exporter_poll_duration_seconds_count"), 0);

@@ -74,7 +74,9 @@ class PacketStream {
 // Scrapes whichever exporter serves `port` every 20 ms on a thread: the
 // longest time between two answered scrapes, and every data counter
 // (netif_rx_*, not the exporter's own netif_rx_exporter_* nor the program's
-// netif_rx_bpf_*) that went down.
+// netif_rx_bpf_*) that went down. netif_rx_busiest_cpu_packets_total is the
+// exporter's own sum over its polls, not the probe's: it starts again from
+// the baseline at each restart (a counter reset, documented).
 class ScrapeWatch {
  public:
   ScrapeWatch()
@@ -95,7 +97,8 @@ class ScrapeWatch {
                 // netif_rx_bpf_*: the kernel's statistics of the program now
                 // counting, which each restart's handover replaces.
                 if (name.rfind("netif_rx_", 0) != 0 || name.rfind("netif_rx_exporter_", 0) == 0 ||
-                    name.rfind("netif_rx_bpf_", 0) == 0 || name.size() < 6 ||
+                    name.rfind("netif_rx_bpf_", 0) == 0 ||
+                    name == "netif_rx_busiest_cpu_packets_total" || name.size() < 6 ||
                     name.compare(name.size() - 6, 6, "_total") != 0) {
                   continue;
                 }

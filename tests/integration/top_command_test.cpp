@@ -129,7 +129,8 @@ TEST_F(TopCommandTest, OnceJsonShowsTheDeviceCpuAndExactCount) {
 }
 
 TEST_F(TopCommandTest, FromARunningExporterGivesTheSameNumbersAsItsMetrics) {
-  ExporterProcess exporter("poll_interval: 100ms\n");
+  // The veth kept per CPU (per_cpu.include), as a physical device is by default.
+  ExporterProcess exporter("poll_interval: 100ms\nper_cpu:\n  include: ['" + device() + "']\n");
   ASSERT_TRUE(exporter.wait_ready()) << "the exporter did not become ready; its log says why:\n"
                                      << exporter.log();
   constexpr int kCount = 353;
@@ -160,6 +161,31 @@ TEST_F(TopCommandTest, FromARunningExporterGivesTheSameNumbersAsItsMetrics) {
       << object;
   EXPECT_EQ(metric("netif_rx_bytes_total"), bytes);
   EXPECT_EQ(top.out().rfind("{\"source\":" + std::string("\"") + url + "\"", 0), 0U);
+}
+
+// By default a veth is not of the per-CPU class: top shows its totals, one row
+// without a CPU, the same as /metrics.
+TEST_F(TopCommandTest, FromAnExporterThatSumsTheDeviceShowsItsTotals) {
+  ExporterProcess exporter("poll_interval: 100ms\n");
+  ASSERT_TRUE(exporter.wait_ready()) << "the exporter did not become ready; its log says why:\n"
+                                     << exporter.log();
+  constexpr int kCount = 217;
+  const int bytes = kCount * udp_skb_len(kPayloadBytes);
+  const std::string url = "http://127.0.0.1:" + std::to_string(exporter.port()) + "/metrics";
+  TopProcess top({"top", "--once", "--duration=3s", "--output=json", "--from", url});
+  run_with_traffic(top, kCount);
+  if (HasFatalFailure()) return;
+
+  const std::string object = json_device(top.out(), device());
+  ASSERT_FALSE(object.empty()) << device() << " missing from:\n" << top.out();
+  EXPECT_NE(object.find("\"cpus\":[{\"cpu\":null,\"packets\":" + std::to_string(kCount) +
+                        ",\"bytes\":" + std::to_string(bytes) + ","),
+            std::string::npos)
+      << object;
+  const Series series = exporter.scrape();
+  const auto found = series.find(series_key("netif_rx_packets_total", {{"device", device()}}));
+  ASSERT_NE(found, series.end());
+  EXPECT_EQ(found->second, kCount);
 }
 
 TEST_F(TopCommandTest, LiveViewInAPipeIsPlainAndSigintExitsZero) {

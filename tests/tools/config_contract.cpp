@@ -25,7 +25,9 @@ void print_defaults() {
   row("poll_interval", format_duration(c.poll_interval), format_duration(kMinPollInterval),
       format_duration(kMaxPollInterval));
   row("namespaces", std::string(to_string(c.namespaces)), "-", "-");
-  row("per_cpu", c.per_cpu ? "true" : "false", "-", "-");
+  row("per_cpu.devices", std::string(to_string(c.per_cpu.devices)), "-", "-");
+  row("max_series", std::to_string(c.max_series), std::to_string(kMinMaxSeries),
+      std::to_string(kMaxMaxSeries));
   row("max_devices", std::to_string(c.max_devices), "1", std::to_string(kMaxDevicesLimit));
   row("netns_blocks", std::to_string(c.netns_blocks), "0",
       std::to_string(NETIF_RX_MAX_NETNS_BLOCKS));

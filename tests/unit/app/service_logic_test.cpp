@@ -17,12 +17,14 @@ TEST(ConfigReload, LiveSettingsApplyOthersNeedARestart) {
   Config running;
   Config next;
   next.poll_interval = Milliseconds(500);
-  next.per_cpu = false;
+  next.per_cpu = {PerCpuDevices::none, {"eth.*"}};
+  next.max_series = 500;
   next.max_devices = 10;
   next.namespaces = NamespaceMode::all;
   const ReloadPlan plan = plan_reload(running, next);
   EXPECT_EQ(plan.config.poll_interval, Milliseconds(500));
-  EXPECT_FALSE(plan.config.per_cpu);
+  EXPECT_EQ(plan.config.per_cpu, next.per_cpu);
+  EXPECT_EQ(plan.config.max_series, 500u);
   EXPECT_EQ(plan.config.max_devices, running.max_devices);
   EXPECT_EQ(plan.config.namespaces, NamespaceMode::host);
   ASSERT_EQ(plan.needs_restart.size(), 2u);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -21,7 +22,9 @@ std::string describe(const Config& config) {
   std::ostringstream out;
   out << "poll_interval=" << format_duration(config.poll_interval) << "\n"
       << "namespaces=" << to_string(config.namespaces) << "\n"
-      << "per_cpu=" << (config.per_cpu ? "true" : "false") << "\n"
+      << "per_cpu=" << to_string(config.per_cpu.devices) << " " << config.per_cpu.include.size()
+      << "\n"
+      << "max_series=" << config.max_series << "\n"
       << "max_devices=" << config.max_devices << "\n"
       << "attach=" << to_string(config.attach) << "\n"
       << "stale_after=" << format_duration(config.stale_after) << "\n"
@@ -49,14 +52,14 @@ std::string error_of(std::string_view text, const std::string& source = "test.ya
 }
 
 constexpr const char* kValidKeys =
-    "valid keys are attach, attribution, bpf_stats, devices, max_devices, namespaces, "
-    "netns_block_slots, netns_blocks, per_cpu, poll_interval, stale_after";
+    "valid keys are attach, attribution, bpf_stats, devices, max_devices, max_series, "
+    "namespaces, netns_block_slots, netns_blocks, per_cpu, poll_interval, stale_after";
 
 TEST(Config, DefaultsAreDocumented) {
   const Config config;
   EXPECT_EQ(config.poll_interval, milliseconds(1000));
   EXPECT_EQ(config.namespaces, NamespaceMode::host);
-  EXPECT_TRUE(config.per_cpu);
+  EXPECT_EQ(config.per_cpu.devices, PerCpuDevices::physical);
   EXPECT_EQ(config.max_devices, static_cast<std::uint32_t>(NETIF_RX_DEFAULT_MAX_DEVICES));
   EXPECT_EQ(config.attach, AttachMode::automatic);
 }
@@ -86,7 +89,7 @@ TEST(Config, ParsesEveryKey) {
       "full.yaml");
   EXPECT_EQ(config.poll_interval, milliseconds(250));
   EXPECT_EQ(config.namespaces, NamespaceMode::all);
-  EXPECT_FALSE(config.per_cpu);
+  EXPECT_EQ(config.per_cpu.devices, PerCpuDevices::none);
   EXPECT_EQ(config.max_devices, 65536U);
   EXPECT_EQ(config.attach, AttachMode::tracepoint);
   EXPECT_EQ(config.stale_after, milliseconds(300000));
@@ -139,11 +142,49 @@ TEST(Config, AcceptsEveryChoice) {
   EXPECT_EQ(parse_config("attach: tp_btf", "t").attach, AttachMode::tp_btf);
   EXPECT_EQ(parse_config("attach: tracepoint", "t").attach, AttachMode::tracepoint);
   for (const char* text : {"true", "True", "TRUE"}) {
-    EXPECT_TRUE(parse_config(std::string("per_cpu: ") + text, "t").per_cpu) << text;
+    EXPECT_EQ(parse_config(std::string("per_cpu: ") + text, "t").per_cpu.devices,
+              PerCpuDevices::all)
+        << text;
   }
   for (const char* text : {"false", "False", "FALSE"}) {
-    EXPECT_FALSE(parse_config(std::string("per_cpu: ") + text, "t").per_cpu) << text;
+    EXPECT_EQ(parse_config(std::string("per_cpu: ") + text, "t").per_cpu.devices,
+              PerCpuDevices::none)
+        << text;
   }
+}
+
+TEST(Config, PerCpuDevicesAndInclude) {
+  const Config config = parse_config(
+      "per_cpu:\n  devices: none\n  include: ['eth[0-9]+', 'bond0']\nmax_series: 5000\n", "t");
+  EXPECT_EQ(config.per_cpu.devices, PerCpuDevices::none);
+  EXPECT_EQ(config.per_cpu.include, (std::vector<std::string>{"eth[0-9]+", "bond0"}));
+  EXPECT_EQ(config.max_series, 5000U);
+  EXPECT_TRUE(config.warnings.empty());
+  EXPECT_EQ(parse_config("per_cpu: {devices: all}", "t").per_cpu.devices, PerCpuDevices::all);
+  EXPECT_EQ(parse_config("per_cpu: {devices: physical}", "t").per_cpu.devices,
+            PerCpuDevices::physical);
+  EXPECT_EQ(parse_config("per_cpu: {include: ['x']}", "t").per_cpu.devices,
+            PerCpuDevices::physical);
+  EXPECT_EQ(error_of("per_cpu:\n  devices: some\n"),
+            "test.yaml:2:12: key 'per_cpu.devices': 'some' is not valid; expected physical or all "
+            "or none");
+  EXPECT_EQ(error_of("per_cpu:\n  include: ['(']\n"),
+            "test.yaml:2:13: key 'per_cpu.include': '(' is not a valid regular expression: " +
+                std::string(std::regex_error(std::regex_constants::error_paren).what()));
+  EXPECT_EQ(error_of("max_series: 99\n"),
+            "test.yaml:1:13: key 'max_series': 99 is out of range; must be between 100 and "
+            "10000000");
+}
+
+// The boolean of before 1.0: true = every device per CPU, false = none; a warning.
+TEST(Config, PerCpuBooleanIsADeprecatedAlias) {
+  const Config all = parse_config("per_cpu: true\n", "f.yaml");
+  EXPECT_EQ(all.per_cpu.devices, PerCpuDevices::all);
+  ASSERT_EQ(all.warnings.size(), 1U);
+  EXPECT_EQ(all.warnings[0], "f.yaml: per_cpu: true is deprecated; write per_cpu: {devices: all}");
+  const Config none = parse_config("per_cpu: false\n", "f.yaml");
+  EXPECT_EQ(none.per_cpu.devices, PerCpuDevices::none);
+  ASSERT_EQ(none.warnings.size(), 1U);
 }
 
 TEST(Config, AcceptsTheBoundsOfEveryRange) {
@@ -188,7 +229,10 @@ TEST(Config, RejectsAWrongType) {
   EXPECT_NE(error_of("netns_block_slots: 0\n").find("netns_block_slots"), std::string::npos);
   EXPECT_EQ(error_of("max_devices: [1]\n"),
             "test.yaml:1:14: key 'max_devices': expected an integer");
-  EXPECT_EQ(error_of("per_cpu: {a: b}\n"), "test.yaml:1:10: key 'per_cpu': expected true or false");
+  EXPECT_EQ(error_of("per_cpu: {a: b}\n"),
+            "test.yaml:1:11: key 'per_cpu.a': unknown key; valid keys are devices, include");
+  EXPECT_EQ(error_of("per_cpu: [a]\n"),
+            "test.yaml:1:10: key 'per_cpu': expected a mapping of keys to values");
 }
 
 // The empty value's own mark is where the parser went next (the next line):
@@ -198,7 +242,7 @@ TEST(Config, RejectsAMissingValue) {
             "test.yaml:2:1: key 'poll_interval': has no value; expected a duration such as 500ms, "
             "1s or 1m");
   EXPECT_EQ(error_of("per_cpu:"),
-            "test.yaml:1:1: key 'per_cpu': has no value; expected true or false");
+            "test.yaml:1:1: key 'per_cpu': expected a mapping of keys to values");
   EXPECT_EQ(error_of("  namespaces: ~\n"),
             "test.yaml:1:3: key 'namespaces': has no value; expected a string");
   EXPECT_EQ(error_of("max_devices: null\n"),
@@ -283,9 +327,9 @@ TEST(Config, RejectsASecondDocument) {
 }
 
 TEST(Config, AcceptsOneDocumentAmongEmptyOnes) {
-  EXPECT_FALSE(parse_config("---\nper_cpu: false\n...\n", "t").per_cpu);
-  EXPECT_FALSE(parse_config("---\nper_cpu: false\n---\n", "t").per_cpu);
-  EXPECT_FALSE(parse_config("---\n---\nper_cpu: false\n", "t").per_cpu);
+  EXPECT_EQ(parse_config("---\nper_cpu: false\n...\n", "t").per_cpu.devices, PerCpuDevices::none);
+  EXPECT_EQ(parse_config("---\nper_cpu: false\n---\n", "t").per_cpu.devices, PerCpuDevices::none);
+  EXPECT_EQ(parse_config("---\n---\nper_cpu: false\n", "t").per_cpu.devices, PerCpuDevices::none);
   EXPECT_EQ(describe(parse_config("---\n", "t")), describe(Config{}));
   EXPECT_EQ(describe(parse_config("---\n---\n", "t")), describe(Config{}));
 }
@@ -333,7 +377,7 @@ TEST_F(ConfigFile, LoadsAFile) {
   const std::string path = write("ok.yaml", "poll_interval: 5s\nper_cpu: false\n");
   const Config config = load_config_file(path);
   EXPECT_EQ(config.poll_interval, milliseconds(5000));
-  EXPECT_FALSE(config.per_cpu);
+  EXPECT_EQ(config.per_cpu.devices, PerCpuDevices::none);
 }
 
 TEST_F(ConfigFile, NamesTheFileInParseErrors) {
@@ -420,8 +464,8 @@ TEST(ShippedConfig, SetsEveryKey) {
   }
   EXPECT_EQ(keys,
             (std::set<std::string>{"attach", "attribution", "bpf_stats", "devices", "max_devices",
-                                   "namespaces", "netns_block_slots", "netns_blocks", "per_cpu",
-                                   "poll_interval", "stale_after"}));
+                                   "max_series", "namespaces", "netns_block_slots", "netns_blocks",
+                                   "per_cpu", "poll_interval", "stale_after"}));
 }
 
 TEST(Config, ReadsTheAttributionKeys) {

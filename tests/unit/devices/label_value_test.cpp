@@ -99,9 +99,7 @@ std::string exposition_with_device(const std::string& raw_name) {
   snapshot.cpus = {0};
   snapshot.devices.push_back(DeviceSeries{{1, 2, 0}, to_label_value(raw_name), {{1, 0, 100}}});
   snapshot.untracked_per_cpu = {{0, 0, 0}};
-  RenderOptions options;
-  options.per_cpu = false;
-  return prometheus::TextSerializer().Serialize(render_snapshot(snapshot, options));
+  return prometheus::TextSerializer().Serialize(render_snapshot(snapshot, {}));
 }
 
 TEST(LabelValue, SerializerEscapesQuoteBackslashAndNewline) {

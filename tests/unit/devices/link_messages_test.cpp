@@ -29,6 +29,26 @@ class Datagram {
     if (!name.empty()) attribute(payload, IFLA_IFNAME, name.c_str(), name.size() + 1);
     return message(type, flags, payload);
   }
+  // A link message with a kind (IFLA_LINKINFO, nested IFLA_INFO_KIND), a
+  // lower device (IFLA_LINK) and a master (IFLA_MASTER), as for a VLAN or a
+  // bond's port.
+  Datagram& typed_link(int ifindex, const std::string& name, const std::string& kind,
+                       std::uint32_t lower, std::uint32_t master) {
+    std::vector<std::uint8_t> payload(NLMSG_ALIGN(sizeof(ifinfomsg)));
+    ifinfomsg info{};
+    info.ifi_family = AF_UNSPEC;
+    info.ifi_index = ifindex;
+    std::memcpy(payload.data(), &info, sizeof info);
+    attribute(payload, IFLA_IFNAME, name.c_str(), name.size() + 1);
+    if (lower != 0) attribute(payload, IFLA_LINK, &lower, sizeof lower);
+    if (master != 0) attribute(payload, IFLA_MASTER, &master, sizeof master);
+    if (!kind.empty()) {
+      std::vector<std::uint8_t> nested;
+      attribute(nested, IFLA_INFO_KIND, kind.c_str(), kind.size() + 1);
+      attribute(payload, IFLA_LINKINFO | NLA_F_NESTED, nested.data(), nested.size());
+    }
+    return message(RTM_NEWLINK, 0, payload);
+  }
   Datagram& done() { return message(NLMSG_DONE, NLM_F_MULTI, std::vector<std::uint8_t>(4)); }
   Datagram& error(int negative_errno) {
     nlmsgerr err{};
@@ -82,6 +102,23 @@ TEST(LinkMessages, NewAndDeletedLinksWithTheirNames) {
 // A port leaving a bridge: the bridge sends RTM_DELLINK with family
 // AF_BRIDGE about a device that stays. Only AF_UNSPEC messages are about the
 // device itself.
+TEST(LinkMessages, KindLowerDeviceAndMaster) {
+  Datagram datagram;
+  datagram.typed_link(9, "eth0.100", "vlan", 2, 0).typed_link(3, "eth1", "", 0, 8);
+  datagram.link(RTM_NEWLINK, 2, "eth0");
+  const LinkMessages parsed = parse_link_messages(datagram.bytes());
+  ASSERT_FALSE(parsed.malformed);
+  ASSERT_EQ(parsed.messages.size(), 3U);
+  EXPECT_EQ(parsed.messages[0].name, "eth0.100");
+  EXPECT_EQ(parsed.messages[0].link_kind, "vlan");
+  EXPECT_EQ(parsed.messages[0].lower_ifindex, 2U);
+  EXPECT_EQ(parsed.messages[0].master_ifindex, 0U);
+  EXPECT_EQ(parsed.messages[1].link_kind, "");
+  EXPECT_EQ(parsed.messages[1].master_ifindex, 8U);
+  EXPECT_EQ(parsed.messages[2].link_kind, "");
+  EXPECT_EQ(parsed.messages[2].lower_ifindex, 0U);
+}
+
 TEST(LinkMessages, MessagesOfAnotherAddressFamilyAreNotAboutTheDevice) {
   Datagram datagram;
   datagram.link(RTM_DELLINK, 7, "v0", 0, AF_BRIDGE).link(RTM_NEWLINK, 7, "v0", 0, AF_BRIDGE);

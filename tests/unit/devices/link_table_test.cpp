@@ -66,6 +66,55 @@ TEST(LinkTable, ReplaceReportsWhatADumpNoLongerHas) {
   EXPECT_EQ(table.view().at(4).name, "new");
 }
 
+// The sysfs check is asked once per new ifindex, not at a rename.
+TEST(LinkTable, AsksForAParentDeviceOncePerNewLink) {
+  std::vector<std::string> asked;
+  LinkTable table([&asked](const std::string& name) {
+    asked.push_back(name);
+    return name.rfind("eth", 0) == 0;
+  });
+  table.apply(link(2, "eth0"));
+  table.apply(link(2, "wan0"));
+  table.apply(link(5, "veth0"));
+  EXPECT_EQ(asked, (std::vector<std::string>{"eth0", "veth0"}));
+  EXPECT_TRUE(table.view().at(2).has_parent_device);
+  EXPECT_FALSE(table.view().at(5).has_parent_device);
+}
+
+// Physical: a parent device in sysfs, a bond of one, a VLAN on one (or on
+// such a bond); not a veth, a bridge of physical ports, lo, a VLAN on a veth.
+TEST(PhysicalLink, ParentDeviceBondsAndVlans) {
+  const auto info = [](std::string name, bool parent, std::string kind, std::uint32_t lower,
+                       std::uint32_t master) {
+    LinkInfo link{std::move(name), 1};
+    link.has_parent_device = parent;
+    link.kind = std::move(kind);
+    link.lower_ifindex = lower;
+    link.master_ifindex = master;
+    return link;
+  };
+  const LinkView view{
+      {1, info("lo", false, "", 0, 0)},
+      {2, info("eth0", true, "", 0, 0)},
+      {3, info("eth1", true, "", 0, 10)},
+      {4, info("eth0.100", false, "vlan", 2, 0)},
+      {5, info("veth0", false, "veth", 0, 11)},
+      {6, info("veth0.7", false, "vlan", 5, 0)},
+      {10, info("bond0", false, "bond", 0, 0)},
+      {11, info("br0", false, "bridge", 0, 0)},
+      {12, info("bond0.5", false, "vlan", 10, 0)},
+      {13, info("bond1", false, "bond", 0, 0)},
+  };
+  for (std::uint32_t ifindex : {2, 3, 4, 10, 12}) {
+    EXPECT_TRUE(physical_link(view, ifindex)) << view.at(ifindex).name;
+  }
+  for (std::uint32_t ifindex : {1, 5, 6, 11, 13, 99}) {
+    EXPECT_FALSE(physical_link(view, ifindex)) << ifindex;
+  }
+  EXPECT_TRUE(resolve_host_name(4, view, view).physical);
+  EXPECT_FALSE(resolve_host_name(5, view, view).physical);
+}
+
 TEST(ResolveHostName, SameDeviceBeforeAndAfterIsShownUnderItsNameNow) {
   const LinkView before{{2, {"eth0", 1}}};
   const LinkView after{{2, {"wan0", 1}}};

@@ -34,9 +34,22 @@ void expect_golden(const std::string& name, const std::string& actual) {
   EXPECT_EQ(actual, expected.str()) << "golden file " << path;
 }
 
+// A device of the per-CPU class (exported by CPU, from each CPU's first packet).
 DeviceSeries device(std::uint32_t netns, std::uint32_t ifindex, std::string name,
                     std::vector<netif_rx_counters> per_cpu) {
-  return DeviceSeries{{netns, ifindex, 0}, std::move(name), std::move(per_cpu)};
+  return DeviceSeries{{netns, ifindex, 0}, std::move(name), std::move(per_cpu), true, 0};
+}
+
+// Every device of `snapshot` out of the per-CPU class: summed over CPUs.
+Snapshot summed(Snapshot snapshot) {
+  for (DeviceSeries& series : snapshot.devices) series.per_cpu_detail = false;
+  return snapshot;
+}
+
+RenderOptions totals_per_cpu() {
+  RenderOptions options;
+  options.totals_per_cpu = true;
+  return options;
 }
 
 // Two devices, two CPUs, some untracked packets. The second device's name
@@ -58,13 +71,13 @@ Snapshot small_snapshot() {
 }
 
 TEST(Exposition, PerCpu) {
-  expect_golden("per_cpu.prom", serialize(render_snapshot(small_snapshot(), {})));
+  Snapshot snapshot = small_snapshot();
+  snapshot.devices[0].busiest_packets = 40;
+  expect_golden("per_cpu.prom", serialize(render_snapshot(snapshot, totals_per_cpu())));
 }
 
 TEST(Exposition, SummedOverCpus) {
-  RenderOptions options;
-  options.per_cpu = false;
-  expect_golden("summed.prom", serialize(render_snapshot(small_snapshot(), options)));
+  expect_golden("summed.prom", serialize(render_snapshot(summed(small_snapshot()), {})));
 }
 
 TEST(Exposition, NetnsLabel) {
@@ -74,12 +87,12 @@ TEST(Exposition, NetnsLabel) {
   snapshot.devices.push_back(device(kOtherNetns, 2, "eth0", {{3, 0, 300}, {4, 0, 400}}));
   snapshot.devices.push_back(device(kHostNetns, 1, "lo", {{5, 0, 500}, {6, 0, 600}}));
   snapshot.untracked_per_cpu = {{0, 0, 0}, {7, 0, 700}};
-  RenderOptions options;
+  RenderOptions options = totals_per_cpu();
   options.netns_label = true;
   expect_golden("netns.prom", serialize(render_snapshot(snapshot, options)));
 
-  options.per_cpu = false;
-  expect_golden("netns_summed.prom", serialize(render_snapshot(snapshot, options)));
+  options.totals_per_cpu = false;
+  expect_golden("netns_summed.prom", serialize(render_snapshot(summed(snapshot), options)));
 }
 
 // Per-CPU maps have a slot for every possible CPU; only present CPUs are
@@ -95,38 +108,78 @@ Snapshot sparse_cpus_snapshot() {
 }
 
 TEST(Exposition, ExportsOnlyPresentCpus) {
-  expect_golden("sparse_cpus.prom", serialize(render_snapshot(sparse_cpus_snapshot(), {})));
+  expect_golden("sparse_cpus.prom",
+                serialize(render_snapshot(sparse_cpus_snapshot(), totals_per_cpu())));
 }
 
 TEST(Exposition, SumsOnlyPresentCpus) {
-  RenderOptions options;
-  options.per_cpu = false;
-  const auto families = render_snapshot(sparse_cpus_snapshot(), options);
-  ASSERT_EQ(families.size(), 7U);
+  const auto families = render_snapshot(summed(sparse_cpus_snapshot()), {});
+  ASSERT_EQ(families.size(), 11U);
   ASSERT_EQ(families[0].metric.size(), 1U);
   EXPECT_EQ(families[0].metric[0].counter.value, 3);
   ASSERT_EQ(families[1].metric.size(), 1U);
   EXPECT_EQ(families[1].metric[0].counter.value, 3);
   ASSERT_EQ(families[2].metric.size(), 1U);
   EXPECT_EQ(families[2].metric[0].counter.value, 30);
-  ASSERT_EQ(families[3].metric.size(), 1U);
-  EXPECT_EQ(families[3].metric[0].counter.value, 3);
+  ASSERT_EQ(families[4].metric.size(), 1U);  // untracked
+  EXPECT_EQ(families[4].metric[0].counter.value, 3);
 }
 
 // A device whose per-CPU vector is shorter than the CPU list (it cannot be
-// in practice) reads as zeros rather than out of bounds.
+// in practice) reads as zeros rather than out of bounds: no series for
+// those CPUs, as for CPUs that never counted a packet of the device.
 TEST(Exposition, MissingSlotsAreZero) {
   Snapshot snapshot;
   snapshot.cpus = {0, 1, 2};
   snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 0, 10}}));
-  const auto families = render_snapshot(snapshot, {});
-  ASSERT_EQ(families.size(), 7U);
-  ASSERT_EQ(families[0].metric.size(), 3U);
+  const auto families = render_snapshot(snapshot, totals_per_cpu());
+  ASSERT_EQ(families.size(), 11U);
+  ASSERT_EQ(families[0].metric.size(), 1U);
   EXPECT_EQ(families[0].metric[0].counter.value, 1);
-  EXPECT_EQ(families[0].metric[1].counter.value, 0);
-  EXPECT_EQ(families[0].metric[2].counter.value, 0);
-  ASSERT_EQ(families[3].metric.size(), 3U);
-  EXPECT_EQ(families[3].metric[2].counter.value, 0);
+  ASSERT_EQ(families[4].metric.size(), 3U);  // untracked, by CPU
+  EXPECT_EQ(families[4].metric[2].counter.value, 0);
+}
+
+// A per-CPU class device has a CPU's series from its first packet there and
+// none for the CPUs it never used; another device one summed series.
+TEST(Exposition, PerCpuSeriesOnlyForCpusThatCounted) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1, 2, 3};
+  snapshot.devices.push_back(
+      device(kHostNetns, 2, "eth0", {{0, 0, 0}, {5, 0, 500}, {}, {1, 2, 9}}));
+  snapshot.devices.push_back(
+      device(kHostNetns, 9, "veth1", {{1, 0, 10}, {2, 0, 20}, {}, {4, 0, 40}}));
+  snapshot.devices[1].per_cpu_detail = false;
+  snapshot.devices[1].busiest_packets = 4;
+  const auto families = render_snapshot(snapshot, {});
+  ASSERT_EQ(families[0].metric.size(), 3U);
+  EXPECT_EQ(families[0].metric[0].label[0].value, "1");
+  EXPECT_EQ(families[0].metric[1].label[0].value, "3");
+  EXPECT_EQ(families[0].metric[1].counter.value, 3);
+  EXPECT_EQ(families[0].metric[2].label[0].name, "device");  // veth1: no cpu label
+  EXPECT_EQ(families[0].metric[2].counter.value, 7);
+  ASSERT_EQ(families[3].metric.size(), 2U);  // busiest: one per device
+  EXPECT_EQ(families[3].metric[1].counter.value, 4);
+  ASSERT_EQ(families[4].metric.size(), 1U);  // untracked: summed
+}
+
+// Folded devices: one series per family, device="(folded devices)", no cpu.
+TEST(Exposition, FoldedDevices) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1};
+  snapshot.devices.push_back(device(kHostNetns, 2, "eth0", {{1, 0, 10}, {2, 0, 20}}));
+  snapshot.folded = {3, {{10, 1, 100}, {20, 0, 200}}, 17};
+  snapshot.series = 42;
+  const auto families = render_snapshot(snapshot, {});
+  const std::string text = serialize(families);
+  EXPECT_NE(text.find("netif_rx_packets_total{device=\"(folded devices)\"} 31\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("netif_rx_busiest_cpu_packets_total{device=\"(folded devices)\"} 17\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("netif_rx_exporter_folded_devices 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("netif_rx_exporter_series 42\n"), std::string::npos) << text;
 }
 
 // No device yet: the families are still described, and untracked is zero.
@@ -140,7 +193,7 @@ TEST(Exposition, NoDevices) {
 TEST(Exposition, PacketsAreSkbsAndTheirMergedPackets) {
   const auto families = render_snapshot(small_snapshot(), {});
   ASSERT_GE(families.size(), 2U);
-  ASSERT_EQ(families[0].metric.size(), 4U);
+  ASSERT_EQ(families[0].metric.size(), 3U);            // we"ird\dev counted nothing on CPU 0
   EXPECT_EQ(families[0].metric[0].counter.value, 45);  // eth0, CPU 0
   EXPECT_EQ(families[1].metric[0].counter.value, 10);
   EXPECT_EQ(families[0].metric[1].counter.value, 3);  // eth0, CPU 1: nothing merged
@@ -149,15 +202,20 @@ TEST(Exposition, PacketsAreSkbsAndTheirMergedPackets) {
 
 TEST(Exposition, FamiliesAreCounters) {
   const auto families = render_snapshot(small_snapshot(), {});
-  ASSERT_EQ(families.size(), 7U);
+  ASSERT_EQ(families.size(), 11U);
   EXPECT_EQ(families[0].name, "netif_rx_packets_total");
   EXPECT_EQ(families[1].name, "netif_rx_skbs_total");
   EXPECT_EQ(families[2].name, "netif_rx_bytes_total");
-  EXPECT_EQ(families[3].name, "netif_rx_untracked_packets_total");
-  EXPECT_EQ(families[4].name, "netif_rx_removed_packets_total");
-  EXPECT_EQ(families[5].name, "netif_rx_counted_packets_total");
-  EXPECT_EQ(families[6].name, "netif_rx_gso_fallbacks_total");
-  for (const auto& family : families) {
+  EXPECT_EQ(families[3].name, "netif_rx_busiest_cpu_packets_total");
+  EXPECT_EQ(families[4].name, "netif_rx_untracked_packets_total");
+  EXPECT_EQ(families[5].name, "netif_rx_removed_packets_total");
+  EXPECT_EQ(families[6].name, "netif_rx_counted_packets_total");
+  EXPECT_EQ(families[7].name, "netif_rx_gso_fallbacks_total");
+  EXPECT_EQ(families[8].name, "netif_rx_exporter_cpus");
+  EXPECT_EQ(families[9].name, "netif_rx_exporter_series");
+  EXPECT_EQ(families[10].name, "netif_rx_exporter_folded_devices");
+  for (std::size_t i = 0; i < 8; ++i) {
+    const auto& family = families[i];
     EXPECT_EQ(family.type, prometheus::MetricType::Counter) << family.name;
     EXPECT_FALSE(family.help.empty()) << family.name;
   }

@@ -80,7 +80,8 @@ TEST(NetnsInfoExposition, OneInodeUnderTwoSaltsGivesOneSeries) {
 }
 
 TEST(NetnsInfoExposition, OwnerLabelsCopiedOntoDataOnlyWhenAskedFor) {
-  const Snapshot snapshot = three_namespaces();
+  Snapshot snapshot = three_namespaces();
+  for (DeviceSeries& device : snapshot.devices) device.per_cpu_detail = true;
   const NetnsInfoTable owners = table();
   RenderOptions options{true, true, false};
   EXPECT_EQ(lines_of(serialize(render_snapshot(snapshot, options, &owners)),

@@ -63,11 +63,22 @@ Snapshot random_snapshot(Random& random) {
     const std::uint32_t netns = kNetns[random() % 4];
     // A vector shorter than the CPU list (reads as zeros) now and then.
     const std::size_t slots = random() % 8 == 0 ? possible / 2 : possible;
-    snapshot.devices.push_back(
-        {{netns, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(random() % 2)},
-         hostile_name(random),
-         per_cpu_counters(random, slots)});
+    DeviceSeries series{
+        {netns, static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(random() % 2)},
+        hostile_name(random),
+        per_cpu_counters(random, slots),
+        random() % 2 == 0,
+        counter(random)};
+    // CPUs that never counted a packet of the device (no series for them).
+    for (auto& cpu : series.per_cpu) {
+      if (random() % 3 == 0) cpu = {};
+    }
+    snapshot.devices.push_back(std::move(series));
   }
+  if (random() % 3 == 0) {
+    snapshot.folded = {1 + random() % 50, per_cpu_counters(random, possible), counter(random)};
+  }
+  snapshot.series = random() % 100000;
   snapshot.untracked_per_cpu = per_cpu_counters(random, possible);
   snapshot.removed_per_cpu = per_cpu_counters(random, random() % 2 ? possible : 0);
   snapshot.counted_per_cpu = per_cpu_counters(random, possible);
@@ -129,9 +140,9 @@ TEST(SnapshotExposition, WritesWhatPrometheusCppSerializesOnRandomSnapshots) {
       for (const NetnsInfoTable* table : {static_cast<const NetnsInfoTable*>(nullptr), &owners}) {
         ASSERT_EQ(written(snapshot, options, table),
                   through_prometheus_cpp(snapshot, options, table))
-            << "round " << round << ", per_cpu " << options.per_cpu << ", netns_label "
-            << options.netns_label << ", owner_labels " << options.owner_labels << ", owners "
-            << (table != nullptr);
+            << "round " << round << ", totals_per_cpu " << options.totals_per_cpu
+            << ", netns_label " << options.netns_label << ", owner_labels " << options.owner_labels
+            << ", owners " << (table != nullptr);
       }
     }
   }
@@ -147,7 +158,8 @@ TEST(SnapshotExposition, EmptySnapshotAsPrometheusCpp) {
 TEST(SnapshotExposition, LargeCountersAreExactIntegers) {
   Snapshot snapshot;
   snapshot.cpus = {0};
-  snapshot.devices.push_back({{kNetns[0], 2, 0}, "eth0", {{3, 0, 18446744073709551615ULL}}});
+  snapshot.devices.push_back(
+      {{kNetns[0], 2, 0}, "eth0", {{3, 0, 18446744073709551615ULL}}, true, 0});
   const std::string text = written(snapshot, {}, nullptr);
   EXPECT_NE(text.find("netif_rx_bytes_total{cpu=\"0\",device=\"eth0\"} 18446744073709551615\n"),
             std::string::npos)

@@ -54,10 +54,27 @@ TEST(TopReading, FromMetricsSummedOverCpus) {
 }
 
 TEST(TopReading, FromMetricsWithoutDevicesYet) {
+  // The totals come summed (per_cpu.devices: physical): no CPU to show.
   const TopReading reading = reading_from_exposition(data_file("no_devices.prom"));
-  EXPECT_TRUE(reading.per_cpu);
-  EXPECT_EQ(reading.cpus, (std::vector<unsigned>{0, 1}));
+  EXPECT_FALSE(reading.per_cpu);
+  EXPECT_TRUE(reading.cpus.empty());
   EXPECT_TRUE(reading.devices.empty());
+}
+
+TEST(TopReading, FromMetricsWithDevicesByCpuAndSummed) {
+  // per_cpu.devices: physical: eth0 by CPU, veth0 summed.
+  const TopReading reading = reading_from_exposition(
+      "netif_rx_packets_total{cpu=\"1\",device=\"eth0\"} 5\n"
+      "netif_rx_packets_total{cpu=\"3\",device=\"eth0\"} 7\n"
+      "netif_rx_packets_total{device=\"veth0\"} 9\n"
+      "netif_rx_untracked_packets_total 0\n");
+  EXPECT_TRUE(reading.per_cpu);
+  EXPECT_EQ(reading.cpus, (std::vector<unsigned>{1, 3}));
+  EXPECT_EQ(reading.devices.at({"eth0", ""}).at(3).packets, 7U);
+  EXPECT_EQ(reading.devices.at({"veth0", ""}).at(std::nullopt).packets, 9U);
+  EXPECT_THROW(reading_from_exposition("netif_rx_packets_total{cpu=\"1\",device=\"eth0\"} 5\n"
+                                       "netif_rx_packets_total{device=\"eth0\"} 9\n"),
+               ExpositionParseError);
 }
 
 TEST(TopReading, TakesThePollTimeAndIgnoresOtherFamilies) {
@@ -82,8 +99,8 @@ TEST(TopReading, RejectsWhatIsNotTheExporters) {
   EXPECT_EQ(error_of("netif_rx_packets_total{device=\"a\"} -1\n"),
             "netif_rx_packets_total{device=\"a\"}: -1.000000 is not a counter value");
   EXPECT_EQ(error_of("netif_rx_packets_total{device=\"a\"} 1\n"
-                     "netif_rx_packets_total{cpu=\"0\",device=\"b\"} 1\n"),
-            "the netif_rx_ series mix samples with and without the cpu label");
+                     "netif_rx_packets_total{cpu=\"0\",device=\"a\"} 1\n"),
+            "the series of device 'a' mix samples with and without the cpu label");
 }
 
 TEST(TopReading, FromSnapshot) {

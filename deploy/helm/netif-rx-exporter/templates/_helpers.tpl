@@ -150,3 +150,27 @@ Relabelings that every monitor starts with: the pod's node as the node label.
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/*
+The monitors' sampleLimit: the value given (0: none), or, when null, config.max_series (the
+exporter's default 20000) + 1000 for the exporter's own metrics. A limit at or below max_series
+would fail whole scrapes before the exporter's cap folds devices: refused.
+Argument: (list . $monitor).
+*/}}
+{{- define "netif-rx-exporter.sampleLimit" -}}
+{{- $root := index . 0 -}}
+{{- $monitor := index . 1 -}}
+{{- $maxSeries := 20000 -}}
+{{- if and (kindIs "map" $root.Values.config) (hasKey $root.Values.config "max_series") -}}
+{{- $maxSeries = int $root.Values.config.max_series -}}
+{{- end -}}
+{{- if kindIs "invalid" $monitor.sampleLimit -}}
+{{- add $maxSeries 1000 -}}
+{{- else -}}
+{{- $limit := int $monitor.sampleLimit -}}
+{{- if and (gt $limit 0) (le $limit $maxSeries) -}}
+{{- fail (printf "sampleLimit %d is not above config.max_series %d: Prometheus would fail whole scrapes before the exporter folds devices; raise sampleLimit (max_series + 1000) or lower max_series" $limit $maxSeries) -}}
+{{- end -}}
+{{- $limit -}}
+{{- end -}}
+{{- end -}}
