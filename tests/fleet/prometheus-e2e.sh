@@ -135,6 +135,8 @@ EOF
 cat >"$work/exporter.yaml" <<EOF
 poll_interval: 1s
 namespaces: all
+per_cpu:
+  include: ['$veth_host']
 attribution:
   bundle_roots: [$work/k8s.io]
   pod_logs_root: $work/pods

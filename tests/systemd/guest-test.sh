@@ -85,10 +85,12 @@ taskset -c 1 ip netns exec "$ns" ping -q -c 25 -i 0.01 -W 1 10.99.0.1 >/dev/null
 sleep 2.5
 after=$(scrape | grep "^netif_rx_packets_total{.*device=\"vh$$\"")
 echo "$after"
-cpu1=$(awk '/cpu="1"/ { print $2 }' <<<"$after")
-others=$(awk '!/cpu="1"/ && $2 != 0' <<<"$after")
-expect "25 echo requests sent on CPU 1: exactly 25 packets on cpu=\"1\" (got ${cpu1:-none})" test "${cpu1:-0}" = 25
-expect "no packet counted on another CPU" test -z "$others"
+# The package's configuration keeps per-CPU series for physical devices only: the veth has one
+# series, without a cpu label.
+total=$(awk '{ print $2 }' <<<"$after")
+expect "25 echo requests sent: exactly 25 packets in the veth's one series (got ${total:-none})" \
+  test "${total:-0}" = 25
+expect "the veth, not of the physical class, has no cpu label" test -z "$(grep 'cpu="' <<<"$after")"
 ip netns del "$ns"
 
 # --- privileges of every thread, the statistics helper

@@ -177,7 +177,8 @@ ip -n b neigh replace 10.99.0.1 lladdr "$mac_a" dev vb nud permanent
 # The exporter: every namespace (the veth pair is in two of their own), no
 # BPF statistics (their helper patches kernel code, which costs under
 # emulation and is not what this test is about).
-printf 'namespaces: all\npoll_interval: %sms\nbpf_stats:\n  mode: off\n' "$poll_ms" >/tmp/config.yaml
+printf 'namespaces: all\npoll_interval: %sms\nper_cpu:\n  devices: all\nbpf_stats:\n  mode: off\n' "$poll_ms" \
+  >/tmp/config.yaml
 $exporter --config.file=/tmp/config.yaml --web.listen-address=127.0.0.1:$port >/tmp/exporter.log 2>&1 &
 exporter_pid=$!
 ready=0

@@ -237,6 +237,8 @@ run_mode() {
 attach: $mode
 namespaces: all
 poll_interval: 200ms
+per_cpu:
+  devices: all
 CONFIG
   $exporter --config.file=/tmp/config.yaml --web.listen-address=127.0.0.1:$port >/tmp/exporter.log 2>&1 &
   pid=$!
