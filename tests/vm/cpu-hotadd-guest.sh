@@ -262,9 +262,11 @@ if [ "$polls_present" = none ] || [ "$polls_present" = 0 ]; then
   polls_present=0
 fi
 appeared_after=
+# A device's per-CPU series start at its first packet on that CPU (none for a CPU it never used):
+# the CPU shows first in the totals by CPU (per_cpu.devices: all) and in netif_rx_exporter_cpus.
 for _ in $(seq 1 100); do
-  if echo "$scrape" | grep '^netif_rx_packets_total{' | grep 'cpu="1"' | grep -q 'device="va"' &&
-    echo "$scrape" | grep '^netif_rx_packets_total{' | grep 'cpu="1"' | grep -q 'device="vb"'; then
+  if echo "$scrape" | grep -q '^netif_rx_counted_packets_total{cpu="1"}' &&
+    [ "$(echo "$scrape" | awk '$1 == "netif_rx_exporter_cpus" { print $2 }')" = 2 ]; then
     appeared_after=$(elapsed "$present_at" "$asked")
     break
   fi
@@ -276,11 +278,14 @@ done
 polls_seen=$(($(polls "$scrape") - polls_present))
 fact cpu1_series_after "polls=$polls_seen seconds=${appeared_after:-never}"
 if [ -n "$appeared_after" ]; then
-  ok "cpu=\"1\" series for va and vb: first in a scrape $polls_seen polls after one taken with CPU 1 present (required from 2 on), $appeared_after s after the present file said 0-1 (poll interval ${poll_ms} ms)"
+  ok "CPU 1 in the totals by CPU and netif_rx_exporter_cpus 2: first in a scrape $polls_seen polls after one taken with CPU 1 present (required from 2 on), $appeared_after s after the present file said 0-1 (poll interval ${poll_ms} ms)"
 else
-  fail "no cpu=\"1\" series for va and vb $polls_seen polls after CPU 1 became present (CPUs: $(cpus_of "$scrape"))"
+  fail "CPU 1 not in the totals by CPU or netif_rx_exporter_cpus $polls_seen polls after CPU 1 became present (CPUs: $(cpus_of "$scrape"))"
 fi
 added=$scrape
+[ "$(per_cpu "$added" va 1)$(per_cpu "$added" vb 1)" = "--" ] &&
+  ok "no cpu=\"1\" series for va and vb before they counted a packet there" ||
+  fail "cpu=\"1\" series for va or vb before any packet there: va $(per_cpu "$added" va 1), vb $(per_cpu "$added" vb 1)"
 table added "$added"
 
 if [ "$(cat /sys/devices/system/cpu/cpu1/online)" != 1 ]; then
