@@ -134,6 +134,15 @@ int TestNetwork::ifindex(const std::string& netns, const std::string& name) cons
 
 int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
              int payload_bytes) {
+  // Everything the child needs is made before fork(): the child of a process whose other threads
+  // allocate must not allocate itself (an allocator lock held by another thread at the fork stays
+  // held in the child, which then spins on it forever, as ASan's stack depot lock did once).
+  const std::string netns_path = netns.empty() ? std::string() : "/run/netns/" + netns;
+  const std::vector<char> payload(static_cast<std::size_t>(payload_bytes), 'x');
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(9);  // discard
+  ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
   int result_pipe[2];
   if (::pipe(result_pipe) != 0) return -1;
   const pid_t pid = ::fork();
@@ -143,15 +152,10 @@ int send_udp(const std::string& netns, unsigned cpu, const std::string& destinat
     cpu_set_t cpus;
     CPU_ZERO(&cpus);
     CPU_SET(cpu, &cpus);
-    const int ns_fd = netns.empty() ? -1 : ::open(("/run/netns/" + netns).c_str(), O_RDONLY);
+    const int ns_fd = netns_path.empty() ? -1 : ::open(netns_path.c_str(), O_RDONLY);
     if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 &&
-        (netns.empty() || (ns_fd >= 0 && ::setns(ns_fd, CLONE_NEWNET) == 0))) {
+        (netns_path.empty() || (ns_fd >= 0 && ::setns(ns_fd, CLONE_NEWNET) == 0))) {
       const int sock = ::socket(AF_INET, SOCK_DGRAM, 0);
-      sockaddr_in to{};
-      to.sin_family = AF_INET;
-      to.sin_port = htons(9);  // discard
-      ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
-      std::vector<char> payload(static_cast<std::size_t>(payload_bytes), 'x');
       sent = 0;
       for (int i = 0; i < count; ++i) {
         if (::sendto(sock, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
