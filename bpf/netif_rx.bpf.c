@@ -47,9 +47,16 @@
 #define EEXIST 17
 #define ETH_P_IP 0x0800
 #define ETH_P_IPV6 0x86DD
+#define ETH_P_8021Q 0x8100
+#define ETH_P_8021AD 0x88A8
 #define IPPROTO_TCP 6
 #define IPPROTO_UDP 17
 #define GSO_BY_FRAGS 0xFFFF
+#define PACKET_LOOPBACK 5
+/* gso_type bits of an aggregate of encapsulated packets (SKB_GSO_GRE,
+ * _GRE_CSUM, _IPXIP4, _IPXIP6, _UDP_TUNNEL, _UDP_TUNNEL_CSUM: bits 6-11 on
+ * every kernel since 4.x): GRO set their inner headers' offsets. */
+#define SKB_GSO_TUNNELS 0xFC0
 
 /* What one event carries: the skb's bytes and, for an aggregate, the packets
  * beyond the first and their header sets, which merging dropped. */
@@ -468,31 +475,71 @@ struct skb_view {
 	__u32 end;	     /* offset of the shared info from head */
 	__u32 len;
 	__u32 data_len;
-	__u16 protocol; /* big endian */
+	__u16 protocol;		    /* big endian */
+	__u16 inner_network_header; /* offsets from head, for a tunnel aggregate */
+	__u16 inner_transport_header;
 };
 
-/* Bytes of the network and transport headers that each packet of an
- * aggregate carried (IPv4 with options or IPv6, then TCP with options or
- * UDP), read at skb->data in one read (a second one only for IPv4 options);
- * 0 when the probe cannot tell (another protocol, IPv6 extension headers,
- * headers outside the linear area, a read that failed). */
+static __always_inline bool is_vlan(__u16 protocol)
+{
+	return protocol == bpf_htons(ETH_P_8021Q) || protocol == bpf_htons(ETH_P_8021AD);
+}
+
+/* VLAN tags left in the payload (a device without receive VLAN offload: a
+ * virtio-net guest on a trunk port, the host side of a tap, a QinQ outer
+ * tag): skb->data is at the first tag, not at the network header. Returns the
+ * tags' bytes (0, 4 or 8) and sets `network_protocol` to the protocol they
+ * carry; -1 for more than two tags or a read that failed. */
+static __always_inline int vlan_tag_bytes(const struct skb_view *skb, __u16 *network_protocol)
+{
+	__u16 tags[4]; /* TCI and protocol of each tag, big endian */
+
+	if (!is_vlan(skb->protocol)) {
+		*network_protocol = skb->protocol;
+		return 0;
+	}
+	if (bpf_probe_read_kernel(tags, sizeof(tags), skb->data))
+		return -1;
+	if (!is_vlan(tags[1])) {
+		*network_protocol = tags[1];
+		return 4;
+	}
+	if (is_vlan(tags[3]))
+		return -1;
+	*network_protocol = tags[3];
+	return 8;
+}
+
+/* Bytes of the headers that each packet of an aggregate carried: VLAN tags
+ * left in the payload (two at most), IPv4 with options or IPv6, then TCP
+ * with options or UDP; read at skb->data in one read after the tags (a
+ * second one only for IPv4 options). 0 when the probe cannot tell (another
+ * protocol, IPv6 extension headers, headers outside the linear area, a read
+ * that failed). */
 static __always_inline __u32 header_length(const struct skb_view *skb)
 {
 	__u8 headers[64]; /* IPv6 (40) + TCP up to its data offset (13) */
 	__u8 transport_protocol, tcp_offset;
+	const unsigned char *network;
+	__u16 network_protocol;
 	__u32 l3, l4;
+	int tags;
 
-	if (bpf_probe_read_kernel(headers, sizeof(headers), skb->data))
+	tags = vlan_tag_bytes(skb, &network_protocol);
+	if (tags < 0)
 		return 0;
-	if (skb->protocol == bpf_htons(ETH_P_IP)) {
+	network = skb->data + tags;
+	if (bpf_probe_read_kernel(headers, sizeof(headers), network))
+		return 0;
+	if (network_protocol == bpf_htons(ETH_P_IP)) {
 		if (headers[0] >> 4 != 4 || (headers[0] & 0xf) < 5)
 			return 0;
 		l3 = (headers[0] & 0xf) * 4;
 		transport_protocol = headers[9];
 		tcp_offset = headers[20 + 12];
-		if (l3 > 20 && bpf_probe_read_kernel(&tcp_offset, 1, skb->data + l3 + 12))
+		if (l3 > 20 && bpf_probe_read_kernel(&tcp_offset, 1, network + l3 + 12))
 			return 0;
-	} else if (skb->protocol == bpf_htons(ETH_P_IPV6)) {
+	} else if (network_protocol == bpf_htons(ETH_P_IPV6)) {
 		l3 = 40;
 		transport_protocol = headers[6];
 		tcp_offset = headers[40 + 12];
@@ -508,16 +555,57 @@ static __always_inline __u32 header_length(const struct skb_view *skb)
 	} else {
 		return 0;
 	}
-	if (l3 + l4 > skb->len - skb->data_len)
+	if (tags + l3 + l4 > skb->len - skb->data_len)
 		return 0;
-	return l3 + l4;
+	return tags + l3 + l4;
+}
+
+/* Bytes of the headers that each packet of a tunnel aggregate carried: from
+ * the outer network header (skb->data, after any VLAN tags) to the end of the
+ * inner transport header (VXLAN and Geneve: outer IP, UDP, the tunnel's
+ * header, the inner Ethernet and IP headers, then TCP or UDP; GRE and IPIP
+ * likewise), at the inner offsets GRO set. 0 when the probe cannot tell (an
+ * inner protocol other than TCP or UDP over IPv4 or IPv6, IPv6 extension
+ * headers, offsets outside the linear area, a read that failed). */
+static __always_inline __u32 tunnel_header_length(const struct skb_view *skb)
+{
+	__u64 outer = (__u64)skb->data - (__u64)skb->head;
+	__u32 inner_l3 = skb->inner_network_header, inner_l4 = skb->inner_transport_header;
+	__u8 network[10], transport_protocol, tcp_offset;
+	__u32 l4, length;
+
+	if (inner_l3 <= outer || inner_l4 <= inner_l3)
+		return 0;
+	if (bpf_probe_read_kernel(network, sizeof(network), skb->head + inner_l3))
+		return 0;
+	if (network[0] >> 4 == 4 && (network[0] & 0xf) * 4 == inner_l4 - inner_l3)
+		transport_protocol = network[9];
+	else if (network[0] >> 4 == 6 && inner_l4 - inner_l3 == 40)
+		transport_protocol = network[6];
+	else
+		return 0;
+	if (transport_protocol == IPPROTO_TCP) {
+		if (bpf_probe_read_kernel(&tcp_offset, 1, skb->head + inner_l4 + 12))
+			return 0;
+		l4 = (tcp_offset >> 4) * 4;
+		if (l4 < 20)
+			return 0;
+	} else if (transport_protocol == IPPROTO_UDP) {
+		l4 = 8;
+	} else {
+		return 0;
+	}
+	length = inner_l4 - (__u32)outer + l4;
+	if (length > skb->len - skb->data_len)
+		return 0;
+	return length;
 }
 
 /* gso_size and gso_segs of the skb's shared info, in one read where they
  * are adjacent (every kernel so far). False when the read failed. */
-static __always_inline bool read_gso(const struct skb_view *skb, __u16 *gso_size, __u16 *gso_segs)
+static __always_inline bool read_gso(const struct skb_shared_info *shinfo, __u16 *gso_size,
+				     __u16 *gso_segs)
 {
-	struct skb_shared_info *shinfo = (void *)(skb->head + skb->end);
 	__u16 both[2];
 
 	if (bpf_core_field_offset(shinfo->gso_segs) ==
@@ -532,6 +620,19 @@ static __always_inline bool read_gso(const struct skb_view *skb, __u16 *gso_size
 	       !bpf_probe_read_kernel(gso_segs, sizeof(*gso_segs), &shinfo->gso_segs);
 }
 
+/* The header bytes each packet of an aggregate carried, tunnels included. */
+static __always_inline __u32 aggregate_header_length(const struct skb_view *skb,
+						     const struct skb_shared_info *shinfo)
+{
+	__u32 gso_type = 0;
+
+	if (bpf_probe_read_kernel(&gso_type, sizeof(gso_type), &shinfo->gso_type))
+		return 0;
+	if (gso_type & SKB_GSO_TUNNELS)
+		return tunnel_header_length(skb);
+	return header_length(skb);
+}
+
 /* An skb that may be an aggregate: one whose shared info has gso_size set.
  * Fills `arrival` with the packets it carries: gso_segs, or where the
  * driver left that 0 (virtio-net and tun offload frames, hardware LRO) the
@@ -541,17 +642,18 @@ static __always_inline bool read_gso(const struct skb_view *skb, __u16 *gso_size
  * in a fallback slot of `probe_totals`. */
 static __noinline void measure_aggregate(const struct skb_view *skb, struct arrival *arrival)
 {
+	const struct skb_shared_info *shinfo = (void *)(skb->head + skb->end);
 	__u16 gso_size = 0, gso_segs = 0;
 	__u32 segments, headers, payload;
 
-	if (!read_gso(skb, &gso_size, &gso_segs) || gso_size == 0)
+	if (!read_gso(shinfo, &gso_size, &gso_segs) || gso_size == 0)
 		return; /* one packet, in pages or larger than the MTU */
 	if (gso_size == GSO_BY_FRAGS) {
 		count_fallback(NETIF_RX_SLOT_FALLBACK_GSO_BY_FRAGS);
 		return;
 	}
 	segments = gso_segs;
-	headers = header_length(skb);
+	headers = aggregate_header_length(skb, shinfo);
 	if (headers == 0) {
 		if (segments > 1)
 			arrival->merged_packets = segments - 1;
@@ -606,6 +708,31 @@ static __always_inline bool may_be_aggregate(__u32 len, __u32 data_len, __u32 mt
 	return data_len != 0 || len > mtu;
 }
 
+/* Whether an event that may not be a packet arriving at its device is not
+ * one (see the programs below, which send here only the events that may not
+ * be): a copy of a packet this host sent, looped back to itself (multicast
+ * and broadcast with IP_MULTICAST_LOOP, the default: pkt_type
+ * PACKET_LOOPBACK; the device's rx_packets never counts them), or a packet
+ * the device already received and receives again decrypted (IPsec tunnel
+ * mode without an xfrm interface: xfrm_input hands the inner packet back
+ * through a GRO cell with skb->dev unchanged; it carries the IPsec state,
+ * its sec path extension). Such events are left uncounted: a packet is
+ * counted once per device, as it arrived (the ESP packet, not its content).
+ * Off the hot path. */
+static __noinline bool not_an_arrival(struct sk_buff *skb, bool typed)
+{
+	__u8 extensions;
+
+	if (typed ? BPF_CORE_READ_BITFIELD(skb, pkt_type) == PACKET_LOOPBACK
+		  : BPF_CORE_READ_BITFIELD_PROBED(skb, pkt_type) == PACKET_LOOPBACK)
+		return true;
+	if (!bpf_core_field_exists(skb->active_extensions) ||
+	    !bpf_core_enum_value_exists(enum skb_ext_id, SKB_EXT_SEC_PATH))
+		return false;
+	extensions = typed ? skb->active_extensions : BPF_CORE_READ(skb, active_extensions);
+	return extensions & (1U << bpf_core_enum_value(enum skb_ext_id, SKB_EXT_SEC_PATH));
+}
+
 static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, __u32 ifindex,
 					 struct net_device *dev, struct netif_rx_counters *total)
 {
@@ -616,6 +743,8 @@ static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, 
 	    .len = skb->len,
 	    .data_len = skb->data_len,
 	    .protocol = skb->protocol,
+	    .inner_network_header = skb->inner_network_header,
+	    .inner_transport_header = skb->inner_transport_header,
 	};
 
 	return count_measured(&view, netns_inum, ifindex, dev, true, total);
@@ -632,6 +761,8 @@ static __noinline int count_measured_tp(struct sk_buff *skb, __u32 len, __u32 ne
 	    .len = len,
 	    .data_len = BPF_CORE_READ(skb, data_len),
 	    .protocol = BPF_CORE_READ(skb, protocol),
+	    .inner_network_header = BPF_CORE_READ(skb, inner_network_header),
+	    .inner_transport_header = BPF_CORE_READ(skb, inner_transport_header),
 	};
 
 	return count_measured(&view, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total);
@@ -652,6 +783,13 @@ int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 	dev = skb->dev;
 	netns_inum = dev->nd_net.net->ns.inum;
 	if (!counts_namespace(netns_inum))
+		return 0;
+	/* The hot path's test for an event that may not be an arrival: the skb
+	 * was received by this very device before (skb_iif, set by the kernel
+	 * after this tracepoint, is 0 in a new skb), or looped back. */
+	if ((skb->skb_iif == dev->ifindex ||
+	     BPF_CORE_READ_BITFIELD(skb, pkt_type) == PACKET_LOOPBACK) &&
+	    not_an_arrival(skb, true))
 		return 0;
 	total = claim_event(skb, control);
 	if (!total)
@@ -677,6 +815,10 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 	dev = BPF_CORE_READ(skb, dev);
 	netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
 	if (!counts_namespace(netns_inum))
+		return 0;
+	if ((BPF_CORE_READ(skb, skb_iif) == BPF_CORE_READ(dev, ifindex) ||
+	     BPF_CORE_READ_BITFIELD_PROBED(skb, pkt_type) == PACKET_LOOPBACK) &&
+	    not_an_arrival(skb, false))
 		return 0;
 	total = claim_event(skb, control);
 	if (!total)

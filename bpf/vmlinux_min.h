@@ -5,7 +5,7 @@
  * Field offsets are not taken from here: preserve_access_index makes clang
  * emit relocations by field name, and libbpf resolves them at load time
  * against the running kernel's BTF. So the build never reads the build host's
- * kernel, and one object runs on every kernel >= 5.8 with BTF.
+ * kernel, and one object runs on every kernel >= 5.10 with BTF.
  */
 #ifndef __VMLINUX_MIN_H__
 #define __VMLINUX_MIN_H__
@@ -70,6 +70,14 @@ struct net_device {
 struct skb_shared_info {
 	unsigned short gso_size; /* payload bytes of each packet; GSO_BY_FRAGS: by frags */
 	unsigned short gso_segs; /* packets carried; 0 where the driver left it to the stack */
+	unsigned int gso_type;	 /* SKB_GSO_* bits: the packets' protocols, tunnels included */
+};
+
+/* The skb extensions (include/linux/skbuff.h): which bit of active_extensions
+ * is which depends on the kernel's configuration, so the probe takes the
+ * value from the running kernel's BTF (bpf_core_enum_value). */
+enum skb_ext_id {
+	SKB_EXT_SEC_PATH = 1, /* the IPsec state that decrypted the packet */
 };
 
 /* `end` is an offset from `head` on 64-bit kernels (NET_SKBUFF_DATA_USES_OFFSET),
@@ -82,6 +90,15 @@ struct sk_buff {
 	unsigned char *head;
 	unsigned char *data; /* the network header at netif_receive_skb */
 	unsigned int end;
+	/* Offsets from head of an encapsulated packet's inner headers, set by
+	 * GRO for a tunnel aggregate (gso_type's tunnel bits). */
+	__u16 inner_network_header;
+	__u16 inner_transport_header;
+	/* The ifindex of the device that last received the skb, set by the
+	 * kernel after netif_receive_skb's tracepoint; 0 in a new skb. */
+	int skb_iif;
+	__u8 pkt_type : 3;	/* PACKET_HOST, ..., PACKET_LOOPBACK */
+	__u8 active_extensions; /* bit (1 << enum skb_ext_id) per extension */
 };
 
 struct trace_entry {
