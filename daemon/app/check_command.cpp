@@ -2,7 +2,6 @@
 
 #include <bpf/bpf.h>
 #include <spdlog/spdlog.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +10,7 @@
 
 #include "app/check_map_read.h"
 #include "app/check_report.h"
+#include "app/kernel_requirement.h"
 #include "config/config.h"
 #include "devices/netns.h"
 #include "owners/netns_file.h"
@@ -26,12 +26,11 @@ namespace netif_rx {
 namespace {
 
 CheckResult check_kernel() {
-  utsname name{};
-  ::uname(&name);
-  const std::string release = name.release;
-  const bool ok = kernel_release_at_least(release, 5, 8);
-  return {ok, true, "kernel " + release + " (5.8 or later needed)",
-          "upgrade to Linux 5.8 or later (BTF-typed tracepoints, CAP_BPF)"};
+  const std::string release = running_kernel_release();
+  const bool ok = kernel_release_at_least(release, kMinimumKernelMajor, kMinimumKernelMinor);
+  return {ok, true, "kernel " + release + " (5.10 or later needed)",
+          "upgrade to Linux 5.10 or later (BTF-typed tracepoints, CAP_BPF, per-CPU hash maps "
+          "that zero a re-used entry)"};
 }
 
 CheckResult check_btf(const CliOptions& cli) {
@@ -87,7 +86,7 @@ CheckResult check_statistics(const Config& config) {
   UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
   if (!stats.valid()) {
     return {false, false, what + ": " + std::strerror(errno),
-            "this kernel can't enable statistics through bpf(2) (5.8 or later), set "
+            "this kernel can't enable statistics through bpf(2) (5.10 or later), set "
             "bpf_stats.mode: off"};
   }
   return {true, false, what, ""};

@@ -10,7 +10,7 @@ namespace netif_rx {
 struct CheckResult {
   bool ok = false;
   bool blocking = true;  // a ✗ that stops the exporter from running
-  std::string what;      // "kernel 6.1.0 (5.8 or later needed)"
+  std::string what;      // "kernel 6.1.0 (5.10 or later needed)"
   std::string fix;       // for a ✗
 };
 
@@ -20,7 +20,7 @@ std::string format_check_report(const std::vector<CheckResult>& results, bool co
 // 0 when nothing blocking failed, else 1.
 int check_exit_code(const std::vector<CheckResult>& results);
 
-// "6.1.0-18-amd64" -> true when at least 5.8.
+// "6.1.0-18-amd64", 6, 1 -> true: the release is at least MAJOR.MINOR.
 bool kernel_release_at_least(const std::string& release, int major, int minor);
 
 }  // namespace netif_rx

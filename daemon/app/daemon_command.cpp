@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/app.h"
+#include "app/kernel_requirement.h"
 #include "app/notify.h"
 #include "config/config.h"
 #include "util/log.h"
@@ -60,6 +61,12 @@ int run_daemon(const CliOptions& cli) {
       notifier.status("invalid web configuration");
       return 1;
     }
+  }
+
+  if (const std::string too_old = kernel_too_old(running_kernel_release()); !too_old.empty()) {
+    log::error("unsupported kernel", {{"err", too_old}});
+    notifier.status("unsupported kernel");
+    return 1;
   }
 
   // 2. Signals are blocked before any thread starts, so every thread

@@ -111,7 +111,7 @@ unsigned check_prerequisites(const ProbeOptions& options) {
   if (::access(options.btf_path.c_str(), R_OK) != 0) {
     throw ProbeError(
         "kernel BTF not readable at " + options.btf_path + ": " + errno_text(errno) +
-        "; the probe needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (5.8 or later), "
+        "; the probe needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (5.10 or later), "
         "or --bpf.btf-path pointing at this kernel's BTF");
   }
   // Step 2: privileges, checked up front for a clear answer.
@@ -210,7 +210,7 @@ std::string load_failure(const char* kind, int err) {
 // Why step 6 failed, for the message.
 std::string attach_failure(const char* kind, bool use_tp_btf, int err) {
   return "attaching " + std::string(kind) + " failed: " + errno_text(err) +
-         (use_tp_btf ? "; the kernel may lack BTF-typed tracepoints (needs 5.8 or later)"
+         (use_tp_btf ? "; the kernel may lack BTF-typed tracepoints (needs 5.10 or later)"
                      : "; the classic tracepoint needs tracefs mounted at "
                        "/sys/kernel/tracing and perf_event_open allowed");
 }

@@ -97,10 +97,10 @@ TEST(ProcessMetrics, TheContractListsExactlyTheExportedFamilies) {
 }
 
 TEST(CheckReport, MarksEachRequirementAndExitsNonZeroOnABlockingFailure) {
-  const std::vector<CheckResult> results{{true, true, "kernel 6.1 (5.8 or later needed)", ""},
+  const std::vector<CheckResult> results{{true, true, "kernel 6.1 (5.10 or later needed)", ""},
                                          {false, false, "statistics", "grant CAP_SYS_ADMIN"}};
   EXPECT_EQ(format_check_report(results, false),
-            "✓ kernel 6.1 (5.8 or later needed)\n"
+            "✓ kernel 6.1 (5.10 or later needed)\n"
             "✗ statistics (optional)\n"
             "    fix: grant CAP_SYS_ADMIN\n"
             "netif_rx_exporter can run on this machine\n");

@@ -53,7 +53,7 @@ TEST(NetnsSalt, NeitherFieldIsMissing) {
   EXPECT_EQ(netns_salt_support(*kernel.types).kind, NetnsSaltSupport::Kind::missing);
 }
 
-// Every kernel the exporter runs on (>= 5.8) has one of them.
+// Every kernel the exporter runs on (>= 5.10) has one of them.
 TEST(NetnsSalt, TheRunningKernelHasOne) {
   const std::string btf = "/sys/kernel/btf/vmlinux";
   ASSERT_EQ(::access(btf.c_str(), R_OK), 0) << "this test needs the kernel's BTF at " << btf;
