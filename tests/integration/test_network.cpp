@@ -110,6 +110,21 @@ long long link_counter(const std::string& netns, const std::string& link, const 
   return result.exit_code == 0 ? std::stoll(result.output) : -1;
 }
 
+std::string TestNetwork::add_link(const std::string& netns, const std::string& suffix,
+                                  const std::vector<std::string>& type_args) {
+  const std::string name = prefix_ + suffix;
+  std::vector<std::string> create{"ip", "link", "add", name};
+  create.insert(create.end(), type_args.begin(), type_args.end());
+  if (!run_or_fail(in_netns(netns, create))) return name;
+  if (netns.empty()) host_links_.push_back(name);
+  run_or_fail(in_netns(netns, {"sysctl", "-q", "-w", "net.ipv6.conf." + name + ".disable_ipv6=1"}));
+  return name;
+}
+
+void TestNetwork::run_in(const std::string& netns, const std::vector<std::string>& argv) {
+  run_or_fail(in_netns(netns, argv));
+}
+
 void TestNetwork::rename_link(const std::string& netns, const std::string& from,
                               const std::string& to) {
   run_or_fail(in_netns(netns, {"ip", "link", "set", from, "down"}));
@@ -156,6 +171,13 @@ int send_udp(const std::string& netns, unsigned cpu, const std::string& destinat
     if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 &&
         (netns_path.empty() || (ns_fd >= 0 && ::setns(ns_fd, CLONE_NEWNET) == 0))) {
       const int sock = ::socket(AF_INET, SOCK_DGRAM, 0);
+      const int on = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_BROADCAST, &on, sizeof on);
+      if (IN_MULTICAST(ntohl(to.sin_addr.s_addr))) {
+        ip_mreq membership{};
+        membership.imr_multiaddr = to.sin_addr;
+        ::setsockopt(sock, IPPROTO_IP, IP_ADD_MEMBERSHIP, &membership, sizeof membership);
+      }
       sent = 0;
       for (int i = 0; i < count; ++i) {
         if (::sendto(sock, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),

@@ -53,6 +53,17 @@ class TestNetwork {
   void set_features(const std::string& netns, const std::string& link,
                     const std::vector<std::string>& features);
 
+  // Creates the link `prefix + suffix` in `netns` ("" = host) with `ip link
+  // add NAME TYPE_ARGS...` (e.g. {"type", "vxlan", "id", "42", ...}), IPv6
+  // off before it comes up (no router solicitations or MLD reports); down.
+  // Removed with the rest. Returns its name.
+  std::string add_link(const std::string& netns, const std::string& suffix,
+                       const std::vector<std::string>& type_args);
+
+  // Runs argv (an `ip` or `sysctl` command) in `netns` ("" = host), failing
+  // the test when it fails.
+  void run_in(const std::string& netns, const std::vector<std::string>& argv);
+
   // Renames or deletes a link the test made.
   void rename_link(const std::string& netns, const std::string& from, const std::string& to);
   void delete_link(const std::string& netns, const std::string& name);
@@ -73,7 +84,10 @@ class TestNetwork {
 long long link_counter(const std::string& netns, const std::string& link, const std::string& name);
 
 // Sends `count` UDP datagrams of `payload_bytes` each from `netns` to
-// `destination`:9, from a process pinned to `cpu`. Returns how many were sent.
+// `destination`:9 (unicast, broadcast or multicast: the socket may
+// broadcast, and joins a multicast destination's group on the device its
+// route leaves by, so that the kernel loops each datagram back to the sending
+// host), from a process pinned to `cpu`. Returns how many were sent.
 int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
              int payload_bytes);
 

@@ -57,17 +57,23 @@ fi
 kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
   verdict fail "cannot fetch: $(tail -n 1 "$out/$label.fetch.log")"
 # On amd64's 6.1 alone, the guest also runs the integration tests' identity churn
-# (and the bond events) with a bonding driver: the test binary next to the
-# exporter, the exporter at the path compiled into it, bridge.ko.
+# (and the bond events) with a bonding driver, and their traffic shapes with
+# the drivers this host may lack: the test binary next to the exporter, the
+# exporter at the path compiled into it, ethtool, bridge.ko and the shapes'
+# modules.
 extra=()
 if [[ $arch == amd64 && $name == 6.1 && -z $variant ]]; then
   integration="$(dirname "$exporter")/tests/integration_tests"
   [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the churn test runs on 6.1"
   compiled=$(strings "$integration" | grep -m 1 '^/.*/netif_rx_exporter$')
   [[ -n "$compiled" ]] || verdict fail "no exporter path compiled into $integration"
-  extra=("$integration")
-  export NETIF_RX_VM_MODULES=bridge NETIF_RX_VM_LINKS="$compiled=/usr/local/bin/netif_rx_exporter"
+  ethtool_binary=$(command -v ethtool) || verdict fail "no ethtool (Debian package ethtool): the traffic shapes need it"
+  extra=("$integration" "$ethtool_binary")
+  # The traffic shapes' drivers (tests/integration/traffic_shapes_test.cpp).
+  shapes="vxlan geneve ip_gre 8021q macvlan xfrm_user esp4 authenc"
+  export NETIF_RX_VM_MODULES="bridge $shapes" NETIF_RX_VM_LINKS="$compiled=/usr/local/bin/netif_rx_exporter"
   memory=1024
+  seconds=900
 fi
 initrd="$out/$label.initrd.gz"
 "$here/make-initramfs.sh" "$initrd" "$kernel_dir" "$here/guest-test.sh" "$exporter" \

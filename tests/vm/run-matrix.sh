@@ -65,7 +65,7 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
       # The bond check runs once per kernel, with the tp_btf exporter.
       bond="(with tp_btf)"
       [[ $label == tp_btf ]] &&
-        bond="$(fact "$name" bond_ports_kept); the bond's series gone: $(fact "$name" bond_series_gone)"
+        bond="$(fact "$name" bond_ports_kept); its looped-back multicast uncounted: $(fact "$name" bond_looped_back_uncounted)"
       echo "| ${kernel:-$name} | $sysctl | $mode |" \
         "$(fact "$name" "capabilities_$label") | $(fact "$name" "check_$check"), keeps $(fact "$name" "check_keeps_$check") |" \
         "$(fact "$name" "exact_$label") | $(fact "$name" "bpf_stats_$label" || true) | $(fact "$name" "reload_$label") |" \
