@@ -21,11 +21,26 @@ inline void add_per_cpu(std::vector<netif_rx_counters>& sum,
   }
 }
 
+// `per_cpu` summed over every CPU it has a slot for: every possible CPU, a
+// CPU that left (hot unplugged) too, whose slots keep what it counted.
+inline netif_rx_counters sum_over_cpus(const std::vector<netif_rx_counters>& per_cpu) {
+  netif_rx_counters sum{};
+  for (const netif_rx_counters& cpu : per_cpu) {
+    sum.skbs += cpu.skbs;
+    sum.merged_packets += cpu.merged_packets;
+    sum.bytes += cpu.bytes;
+  }
+  return sum;
+}
+
+// True when a CPU's slot holds counts.
+inline bool holds_counts(const netif_rx_counters& counters) {
+  return counters.skbs != 0 || counters.merged_packets != 0 || counters.bytes != 0;
+}
+
 // True when any CPU counted anything.
 inline bool counted_anything(const std::vector<netif_rx_counters>& per_cpu) {
-  return std::any_of(per_cpu.begin(), per_cpu.end(), [](const netif_rx_counters& c) {
-    return c.skbs != 0 || c.merged_packets != 0 || c.bytes != 0;
-  });
+  return std::any_of(per_cpu.begin(), per_cpu.end(), holds_counts);
 }
 
 // The counted total's per-CPU slot (NETIF_RX_SLOT_COUNTED) holds no bytes: its

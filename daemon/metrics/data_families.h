@@ -57,8 +57,8 @@ inline constexpr Family kSeries{
     "poll counted them; at most max_series."};
 inline constexpr Family kCpus{
     "netif_rx_exporter_cpus",
-    "CPUs that exist (the only ones exported): what a share of the node's CPUs divides by, "
-    "whether or not any series carries a cpu label."};
+    "CPUs present now: what a share of the node's CPUs divides by. A CPU that left "
+    "(unplugged) is not counted here; its series stay while they hold counts."};
 inline constexpr Family kFoldedDevices{
     "netif_rx_exporter_folded_devices",
     "Devices folded into device=\"(folded devices)\" because their series would pass "

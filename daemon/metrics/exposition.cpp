@@ -2,8 +2,10 @@
 
 #include <string>
 
+#include "counters/per_cpu_sum.h"
 #include "metrics/data_families.h"
 #include "metrics/metric_family.h"
+#include "metrics/totals_cpus.h"
 
 namespace netif_rx {
 namespace {
@@ -32,47 +34,45 @@ std::vector<ClientMetric::Label> labels(const std::string* cpu, const std::strin
   return out;
 }
 
-// A counter by CPU (or summed), from one per-CPU vector, with `extra`
-// labels before the cpu label's place.
+// A counter by CPU (the CPUs of totals_cpus) or summed over every CPU, from
+// one per-CPU vector, with `extra` labels before the cpu label's place.
 template <typename PerCpu, typename ValueOf>
 void add_by_cpu(MetricFamily& family, const std::vector<PerCpu>& per_cpu, ValueOf value_of,
-                const std::vector<unsigned>& cpus, const std::vector<std::string>& cpu_names,
-                const RenderOptions& options, const std::vector<ClientMetric::Label>& extra = {}) {
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < cpus.size(); ++i) {
-    const std::uint64_t value = cpus[i] < per_cpu.size() ? value_of(per_cpu[cpus[i]]) : 0;
-    if (options.totals_per_cpu) {
-      auto with_cpu = labels(&cpu_names[i], nullptr, nullptr);
-      with_cpu.insert(with_cpu.end(), extra.begin(), extra.end());
-      family.metric.push_back(counter_sample(std::move(with_cpu), value));
-    }
-    sum += value;
+                const std::vector<unsigned>& cpus, const RenderOptions& options,
+                const std::vector<ClientMetric::Label>& extra = {}) {
+  if (!options.totals_per_cpu) {
+    std::uint64_t sum = 0;
+    for (const PerCpu& value : per_cpu) sum += value_of(value);
+    family.metric.push_back(counter_sample(extra, sum));
+    return;
   }
-  if (!options.totals_per_cpu) family.metric.push_back(counter_sample(extra, sum));
+  for (unsigned cpu : cpus) {
+    const std::uint64_t value = cpu < per_cpu.size() ? value_of(per_cpu[cpu]) : 0;
+    const std::string cpu_name = std::to_string(cpu);
+    auto with_cpu = labels(&cpu_name, nullptr, nullptr);
+    with_cpu.insert(with_cpu.end(), extra.begin(), extra.end());
+    family.metric.push_back(counter_sample(std::move(with_cpu), value));
+  }
 }
 
 // A packets counter by CPU (or summed), from one per-CPU vector.
 MetricFamily packets_by_cpu(const data_families::Family& what,
                             const std::vector<netif_rx_counters>& per_cpu,
-                            const std::vector<unsigned>& cpus,
-                            const std::vector<std::string>& cpu_names,
-                            const RenderOptions& options) {
+                            const std::vector<unsigned>& cpus, const RenderOptions& options) {
   MetricFamily family = counter_family(what);
   add_by_cpu(
       family, per_cpu, [](const netif_rx_counters& c) { return netif_rx_packets(&c); }, cpus,
-      cpu_names, options);
+      options);
   return family;
 }
 
 // netif_rx_gso_fallbacks_total{cpu, reason}: labels in alphabetical order.
 MetricFamily gso_fallbacks(const std::vector<GsoFallbacks>& fallbacks,
-                           const std::vector<unsigned>& cpus,
-                           const std::vector<std::string>& cpu_names,
-                           const RenderOptions& options) {
+                           const std::vector<unsigned>& cpus, const RenderOptions& options) {
   MetricFamily family = counter_family(data_families::kGsoFallbacks);
   for (const GsoFallbacks& reason : fallbacks) {
-    add_by_cpu(family, reason.skbs_per_cpu, [](std::uint64_t skbs) { return skbs; }, cpus,
-               cpu_names, options, {{"reason", reason.reason}});
+    add_by_cpu(family, reason.skbs_per_cpu, [](std::uint64_t skbs) { return skbs; }, cpus, options,
+               {{"reason", reason.reason}});
   }
   return family;
 }
@@ -98,25 +98,9 @@ struct DeviceFamilies {
 
 }  // namespace
 
-netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
-                              const std::vector<unsigned>& cpus) {
-  netif_rx_counters sum{};
-  for (unsigned cpu : cpus) {
-    if (cpu >= per_cpu.size()) continue;
-    sum.skbs += per_cpu[cpu].skbs;
-    sum.merged_packets += per_cpu[cpu].merged_packets;
-    sum.bytes += per_cpu[cpu].bytes;
-  }
-  return sum;
-}
-
 std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const RenderOptions& options,
                                           const NetnsInfoTable* owners) {
   DeviceFamilies devices;
-
-  std::vector<std::string> cpu_names;
-  cpu_names.reserve(snapshot.cpus.size());
-  for (unsigned cpu : snapshot.cpus) cpu_names.push_back(std::to_string(cpu));
 
   devices.reserve(snapshot.devices.size());
   devices.busiest.metric.reserve(snapshot.devices.size() + 1);
@@ -129,17 +113,16 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
                                       : nullptr;
     const NetnsOwner* owner = entry ? &entry->owner : nullptr;
     if (device.per_cpu_detail) {
-      // A CPU's series from its first packet on: the counts only grow.
-      for (std::size_t i = 0; i < snapshot.cpus.size(); ++i) {
-        const unsigned cpu = snapshot.cpus[i];
-        if (cpu >= device.per_cpu.size()) continue;
+      // A CPU's series from its first packet on, present or not: the counts
+      // only grow, and a CPU that left keeps what it counted.
+      for (std::size_t cpu = 0; cpu < device.per_cpu.size(); ++cpu) {
         const netif_rx_counters& value = device.per_cpu[cpu];
-        if (value.skbs == 0 && value.merged_packets == 0 && value.bytes == 0) continue;
-        devices.add(labels(&cpu_names[i], &device.name, netns_label, owner), value);
+        if (!holds_counts(value)) continue;
+        const std::string cpu_name = std::to_string(cpu);
+        devices.add(labels(&cpu_name, &device.name, netns_label, owner), value);
       }
     } else {
-      devices.add(labels(nullptr, &device.name, netns_label, owner),
-                  summed_over(device.per_cpu, snapshot.cpus));
+      devices.add(labels(nullptr, &device.name, netns_label, owner), sum_over_cpus(device.per_cpu));
     }
     devices.busiest.metric.push_back(
         counter_sample(labels(nullptr, &device.name, netns_label, owner), device.busiest_packets));
@@ -147,23 +130,24 @@ std::vector<MetricFamily> render_snapshot(const Snapshot& snapshot, const Render
   if (snapshot.folded.devices != 0) {
     const std::string folded(data_families::kFoldedDevice);
     const auto folded_labels = labels(nullptr, &folded, nullptr);
-    devices.add(folded_labels, summed_over(snapshot.folded.per_cpu, snapshot.cpus));
+    devices.add(folded_labels, sum_over_cpus(snapshot.folded.per_cpu));
     devices.busiest.metric.push_back(
         counter_sample(folded_labels, snapshot.folded.busiest_packets));
   }
 
+  const std::vector<unsigned> cpus = totals_cpus(snapshot);
   std::vector<MetricFamily> families;
   families.push_back(std::move(devices.packets));
   families.push_back(std::move(devices.skbs));
   families.push_back(std::move(devices.bytes));
   families.push_back(std::move(devices.busiest));
-  families.push_back(packets_by_cpu(data_families::kUntracked, snapshot.untracked_per_cpu,
-                                    snapshot.cpus, cpu_names, options));
-  families.push_back(packets_by_cpu(data_families::kRemoved, snapshot.removed_per_cpu,
-                                    snapshot.cpus, cpu_names, options));
-  families.push_back(packets_by_cpu(data_families::kCounted, snapshot.counted_per_cpu,
-                                    snapshot.cpus, cpu_names, options));
-  families.push_back(gso_fallbacks(snapshot.gso_fallbacks, snapshot.cpus, cpu_names, options));
+  families.push_back(
+      packets_by_cpu(data_families::kUntracked, snapshot.untracked_per_cpu, cpus, options));
+  families.push_back(
+      packets_by_cpu(data_families::kRemoved, snapshot.removed_per_cpu, cpus, options));
+  families.push_back(
+      packets_by_cpu(data_families::kCounted, snapshot.counted_per_cpu, cpus, options));
+  families.push_back(gso_fallbacks(snapshot.gso_fallbacks, cpus, options));
   families.push_back(single_sample_family(std::string(data_families::kCpus.name),
                                           std::string(data_families::kCpus.help), MetricType::Gauge,
                                           static_cast<double>(snapshot.cpus.size())));

@@ -23,10 +23,6 @@ struct RenderOptions {
   bool owner_labels = false;
 };
 
-// A device's counters summed over `cpus` (slots beyond the vector read as 0).
-netif_rx_counters summed_over(const std::vector<netif_rx_counters>& per_cpu,
-                              const std::vector<unsigned>& cpus);
-
 // netif_rx_packets_total, netif_rx_skbs_total, netif_rx_bytes_total,
 // netif_rx_busiest_cpu_packets_total, netif_rx_untracked_packets_total,
 // netif_rx_removed_packets_total, netif_rx_counted_packets_total, netif_rx_gso_fallbacks_total,

@@ -8,6 +8,7 @@
 #include "metrics/metric_family.h"
 #include "metrics/text_format.h"
 #include "pipeline/netns_attribution.h"
+#include "probe/netns_salt.h"
 
 namespace netif_rx {
 namespace {
@@ -32,20 +33,23 @@ MetricLabels info_labels(const NetnsInfoEntry& entry) {
   return labels;
 }
 
-// The entries to show: one per namespace of the snapshot's devices that the
-// table resolved for exactly that namespace (inode and salt). One inode under
-// two salts (a dead namespace's device not yet removed beside the new one's):
-// one series per netns label, the first's.
+// The entries to show: per inode number of the snapshot's devices, its
+// newest namespace, when the table resolved exactly that one (inode and
+// salt). An inode under two salts (a dead namespace's devices not yet
+// removed beside the new one's): the new namespace's entry, or none until
+// the attribution resolved it; never the dead one's, which would label the
+// new namespace's traffic with the dead one's owner (or `unknown`).
 std::vector<const NetnsInfoEntry*> shown_entries(const Snapshot& snapshot,
                                                  const NetnsInfoTable& table) {
   std::vector<const NetnsInfoEntry*> shown;
-  std::uint32_t last_inum = 0;
-  for (const auto& [inum, salt] : namespaces_of(snapshot)) {
-    if (inum == last_inum) continue;
-    if (const NetnsInfoEntry* entry = table.find(inum, salt)) {
-      shown.push_back(entry);
-      last_inum = inum;
+  const auto namespaces = namespaces_of(snapshot);  // sorted by (inode, salt)
+  for (std::size_t i = 0; i < namespaces.size();) {
+    const std::uint32_t inum = namespaces[i].first;
+    std::uint32_t newest = namespaces[i].second;
+    for (; i < namespaces.size() && namespaces[i].first == inum; ++i) {
+      if (netns_salt_is_newer(namespaces[i].second, newest)) newest = namespaces[i].second;
     }
+    if (const NetnsInfoEntry* entry = table.find(inum, newest)) shown.push_back(entry);
   }
   return shown;
 }

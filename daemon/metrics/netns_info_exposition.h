@@ -12,9 +12,10 @@
 
 namespace netif_rx {
 
-// One netif_rx_netns_info series per namespace of the snapshot's devices that
-// the table resolved for exactly that namespace (inode and salt); empty
-// labels are left out. Then the attribution's own families.
+// One netif_rx_netns_info series per inode number of the snapshot's devices:
+// its newest namespace's (netns_salt_is_newer), when the table resolved
+// exactly that namespace (inode and salt); empty labels are left out. Then
+// the attribution's own families.
 std::vector<prometheus::MetricFamily> render_netns_info(const Snapshot& snapshot,
                                                         const NetnsInfoTable& table);
 

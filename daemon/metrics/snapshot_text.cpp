@@ -1,10 +1,13 @@
 #include "metrics/snapshot_text.h"
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
+#include "counters/per_cpu_sum.h"
 #include "metrics/data_families.h"
 #include "metrics/text_format.h"
+#include "metrics/totals_cpus.h"
 
 namespace netif_rx {
 namespace {
@@ -14,13 +17,23 @@ using data_families::Family;
 // A line's label set is `{cpu="N",` (or `{` without the cpu label), then
 // the labels that follow cpu, formatted once and closed with `}`. Labels
 // stay in alphabetical order: cpu, device, namespace, netns, pod, reason.
-// The prefixes `{cpu="N",`, by the snapshot's CPU list:
+// The prefixes `{cpu="N",`, by CPU number:
 using CpuPrefixes = std::vector<std::string>;
 
-CpuPrefixes cpu_prefixes(const std::vector<unsigned>& cpus) {
+// CPU numbers up to the last of `totals` and of every device's slots (the
+// possible CPUs: a CPU that left keeps its series while they hold counts).
+std::size_t cpu_count(const Snapshot& snapshot, const std::vector<unsigned>& totals) {
+  std::size_t count = totals.empty() ? 0 : totals.back() + std::size_t{1};
+  for (const DeviceSeries& device : snapshot.devices) {
+    count = std::max(count, device.per_cpu.size());
+  }
+  return count;
+}
+
+CpuPrefixes cpu_prefixes(std::size_t count) {
   CpuPrefixes prefixes;
-  prefixes.reserve(cpus.size());
-  for (unsigned cpu : cpus) {
+  prefixes.reserve(count);
+  for (std::size_t cpu = 0; cpu < count; ++cpu) {
     std::string prefix = "{cpu=\"";
     append_integer(prefix, cpu);
     prefix += "\",";
@@ -61,23 +74,17 @@ void append_device_labels(std::string& out, const DeviceSeries& device,
   out.push_back('}');
 }
 
-netif_rx_counters counters_at(const std::vector<netif_rx_counters>& per_cpu, unsigned cpu) {
-  return cpu < per_cpu.size() ? per_cpu[cpu] : netif_rx_counters{};
-}
-
 std::uint64_t packets_of(const netif_rx_counters& counters) { return netif_rx_packets(&counters); }
 std::uint64_t skbs_of(const netif_rx_counters& counters) { return counters.skbs; }
 std::uint64_t bytes_of(const netif_rx_counters& counters) { return counters.bytes; }
-
-bool counted_on(const netif_rx_counters& counters) {
-  return counters.skbs != 0 || counters.merged_packets != 0 || counters.bytes != 0;
-}
 
 // The device families, each device's labels formatted once into `labels_`.
 class DeviceWriter {
  public:
   DeviceWriter(const Snapshot& snapshot, const RenderOptions& options, const NetnsInfoTable* owners)
-      : snapshot_(snapshot), prefixes_(cpu_prefixes(snapshot.cpus)) {
+      : snapshot_(snapshot),
+        totals_cpus_(netif_rx::totals_cpus(snapshot)),
+        prefixes_(cpu_prefixes(cpu_count(snapshot, totals_cpus_))) {
     ends_.reserve(snapshot.devices.size());
     std::size_t per_cpu_devices = 0;
     for (const DeviceSeries& device : snapshot.devices) {
@@ -100,6 +107,7 @@ class DeviceWriter {
   }
 
   const CpuPrefixes& prefixes() const { return prefixes_; }
+  const std::vector<unsigned>& totals_cpus() const { return totals_cpus_; }
 
   void write(std::string& out, const Family& family,
              std::uint64_t (*value_of)(const netif_rx_counters&)) const {
@@ -110,20 +118,19 @@ class DeviceWriter {
       begin = ends_[d];
       const DeviceSeries& device = snapshot_.devices[d];
       if (!device.per_cpu_detail) {
-        append_line(out, family.name, "{", rest,
-                    value_of(summed_over(device.per_cpu, snapshot_.cpus)));
+        append_line(out, family.name, "{", rest, value_of(sum_over_cpus(device.per_cpu)));
         continue;
       }
-      // A CPU's series from its first packet on: the counts only grow.
-      for (std::size_t i = 0; i < snapshot_.cpus.size(); ++i) {
-        const netif_rx_counters counters = counters_at(device.per_cpu, snapshot_.cpus[i]);
-        if (!counted_on(counters)) continue;
-        append_line(out, family.name, prefixes_[i], rest, value_of(counters));
+      // A CPU's series from its first packet on, present or not: the counts
+      // only grow, and a CPU that left keeps what it counted.
+      for (std::size_t cpu = 0; cpu < device.per_cpu.size(); ++cpu) {
+        const netif_rx_counters& counters = device.per_cpu[cpu];
+        if (!holds_counts(counters)) continue;
+        append_line(out, family.name, prefixes_[cpu], rest, value_of(counters));
       }
     }
     if (snapshot_.folded.devices != 0) {
-      append_line(out, family.name, "", folded_,
-                  value_of(summed_over(snapshot_.folded.per_cpu, snapshot_.cpus)));
+      append_line(out, family.name, "", folded_, value_of(sum_over_cpus(snapshot_.folded.per_cpu)));
     }
   }
 
@@ -143,6 +150,7 @@ class DeviceWriter {
 
  private:
   const Snapshot& snapshot_;
+  std::vector<unsigned> totals_cpus_;  // the totals' CPUs (totals_cpus.h)
   CpuPrefixes prefixes_;
   std::string labels_;             // every device's labels, one after the other
   std::vector<std::size_t> ends_;  // where each device's labels end in labels_
@@ -157,25 +165,25 @@ void write_gauge(std::string& out, const Family& family, std::uint64_t value) {
   out.push_back('\n');
 }
 
-// A counter by CPU (or summed) from one per-CPU vector, with `rest` the
-// labels after cpu (`}` included, or empty for none).
+// A counter by CPU (the totals' CPUs) or summed over every CPU, from one
+// per-CPU vector, with `rest` the labels after cpu (`}` included, or empty
+// for none).
 template <typename PerCpu, typename ValueOf>
 void write_by_cpu(std::string& out, std::string_view name, const std::vector<PerCpu>& per_cpu,
-                  ValueOf value_of, const Snapshot& snapshot, const CpuPrefixes& prefixes,
-                  const RenderOptions& options, std::string_view rest) {
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < snapshot.cpus.size(); ++i) {
-    const unsigned cpu = snapshot.cpus[i];
-    const std::uint64_t value = cpu < per_cpu.size() ? value_of(per_cpu[cpu]) : 0;
-    if (options.totals_per_cpu) {
+                  ValueOf value_of, const DeviceWriter& writer, const RenderOptions& options,
+                  std::string_view rest) {
+  if (options.totals_per_cpu) {
+    for (unsigned cpu : writer.totals_cpus()) {
+      const std::uint64_t value = cpu < per_cpu.size() ? value_of(per_cpu[cpu]) : 0;
       // Without labels after cpu, the cpu label closes the set: {cpu="N"}.
-      std::string_view prefix = prefixes[i];
+      std::string_view prefix = writer.prefixes()[cpu];
       if (rest.empty()) prefix.remove_suffix(1);
       append_line(out, name, prefix, rest.empty() ? "}" : rest, value);
     }
-    sum += value;
+    return;
   }
-  if (options.totals_per_cpu) return;
+  std::uint64_t sum = 0;
+  for (const PerCpu& value : per_cpu) sum += value_of(value);
   if (rest.empty()) {
     out.append(name).push_back(' ');
     append_integer(out, sum);
@@ -186,13 +194,13 @@ void write_by_cpu(std::string& out, std::string_view name, const std::vector<Per
 }
 
 void write_packets_by_cpu(std::string& out, const Family& family,
-                          const std::vector<netif_rx_counters>& per_cpu, const Snapshot& snapshot,
-                          const CpuPrefixes& prefixes, const RenderOptions& options) {
+                          const std::vector<netif_rx_counters>& per_cpu, const DeviceWriter& writer,
+                          const RenderOptions& options) {
   append_family_header(out, family.name, family.help, "counter");
-  write_by_cpu(out, family.name, per_cpu, packets_of, snapshot, prefixes, options, {});
+  write_by_cpu(out, family.name, per_cpu, packets_of, writer, options, {});
 }
 
-void write_gso_fallbacks(std::string& out, const Snapshot& snapshot, const CpuPrefixes& prefixes,
+void write_gso_fallbacks(std::string& out, const Snapshot& snapshot, const DeviceWriter& writer,
                          const RenderOptions& options) {
   const Family& family = data_families::kGsoFallbacks;
   append_family_header(out, family.name, family.help, "counter");
@@ -202,8 +210,8 @@ void write_gso_fallbacks(std::string& out, const Snapshot& snapshot, const CpuPr
     append_label(rest, "reason", reason.reason);
     rest.push_back('}');
     write_by_cpu(
-        out, family.name, reason.skbs_per_cpu, [](std::uint64_t skbs) { return skbs; }, snapshot,
-        prefixes, options, rest);
+        out, family.name, reason.skbs_per_cpu, [](std::uint64_t skbs) { return skbs; }, writer,
+        options, rest);
   }
 }
 
@@ -218,14 +226,11 @@ void write_snapshot_text(std::string& out, const Snapshot& snapshot, const Rende
   devices.write(out, data_families::kBytes, bytes_of);
   devices.write_busiest(out);
 
-  const CpuPrefixes& prefixes = devices.prefixes();
-  write_packets_by_cpu(out, data_families::kUntracked, snapshot.untracked_per_cpu, snapshot,
-                       prefixes, options);
-  write_packets_by_cpu(out, data_families::kRemoved, snapshot.removed_per_cpu, snapshot, prefixes,
+  write_packets_by_cpu(out, data_families::kUntracked, snapshot.untracked_per_cpu, devices,
                        options);
-  write_packets_by_cpu(out, data_families::kCounted, snapshot.counted_per_cpu, snapshot, prefixes,
-                       options);
-  write_gso_fallbacks(out, snapshot, prefixes, options);
+  write_packets_by_cpu(out, data_families::kRemoved, snapshot.removed_per_cpu, devices, options);
+  write_packets_by_cpu(out, data_families::kCounted, snapshot.counted_per_cpu, devices, options);
+  write_gso_fallbacks(out, snapshot, devices, options);
   write_gauge(out, data_families::kCpus, snapshot.cpus.size());
   write_gauge(out, data_families::kSeries, snapshot.series);
   write_gauge(out, data_families::kFoldedDevices, snapshot.folded.devices);

@@ -14,7 +14,7 @@ namespace netif_rx {
 struct DeviceSeries {
   netif_rx_device_key key{};
   std::string name;                        // the device's name now, as a label value
-  std::vector<netif_rx_counters> per_cpu;  // index = CPU number
+  std::vector<netif_rx_counters> per_cpu;  // index = CPU number, every possible CPU
   // Of the per-CPU class (per_cpu.devices, per_cpu.include): exported by CPU,
   // each CPU from its first packet; else summed over CPUs.
   bool per_cpu_detail = false;
@@ -47,8 +47,12 @@ struct Snapshot {
   std::vector<netif_rx_counters> counted_per_cpu;
   // Aggregates the probe could not count exactly, by reason.
   std::vector<GsoFallbacks> gso_fallbacks;
-  std::vector<unsigned> cpus;  // CPUs that exist: the only ones exported
-  BpfStatsSnapshot bpf;        // the probe's own cost, read on the same poll
+  // The CPUs present at the poll (netif_rx_exporter_cpus; the totals by CPU
+  // have their lines from the start). Every per-CPU vector has a slot for
+  // every possible CPU: sums and per-CPU series take every slot that holds
+  // counts, a CPU that left (hot unplugged) too.
+  std::vector<unsigned> cpus;
+  BpfStatsSnapshot bpf;  // the probe's own cost, read on the same poll
 };
 
 }  // namespace netif_rx

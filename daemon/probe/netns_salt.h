@@ -8,6 +8,7 @@
 // net_cookie that is an atomic64_t, 5.7-5.11, is not a match).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 struct btf;
@@ -24,5 +25,17 @@ NetnsSaltSupport netns_salt_support(const std::string& btf_path);
 
 // The same decision over a parsed BTF (tests build one in memory).
 NetnsSaltSupport netns_salt_support(const btf& kernel);
+
+// Of two namespaces that shared an inode number (one died, the other took
+// its number), whether the one salted `a` is the newer. Cookie salts count
+// namespace creations (the low 32 bits of a 64-bit counter): compared as
+// serial numbers, so that the count's wrap past 2^32 keeps the order, right
+// while fewer than 2^31 namespaces were created between the two. hash_mix
+// salts are random: the answer is arbitrary, but then both namespaces got
+// the owner their inode has now (no identity to tell them apart), so either
+// tells the same.
+constexpr bool netns_salt_is_newer(std::uint32_t a, std::uint32_t b) {
+  return static_cast<std::int32_t>(a - b) > 0;
+}
 
 }  // namespace netif_rx

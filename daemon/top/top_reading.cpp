@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "counters/per_cpu_sum.h"
+
 namespace netif_rx {
 namespace {
 
@@ -46,8 +48,15 @@ std::optional<unsigned> cpu_of(const ExpositionSample& sample) {
 
 TopReading reading_from_snapshot(const Snapshot& snapshot, bool netns_label) {
   TopReading reading;
+  // The present CPUs, and those that left while a device holds counts there.
   reading.cpus = snapshot.cpus;
+  for (const DeviceSeries& device : snapshot.devices) {
+    for (std::size_t cpu = 0; cpu < device.per_cpu.size(); ++cpu) {
+      if (holds_counts(device.per_cpu[cpu])) reading.cpus.push_back(static_cast<unsigned>(cpu));
+    }
+  }
   std::sort(reading.cpus.begin(), reading.cpus.end());
+  reading.cpus.erase(std::unique(reading.cpus.begin(), reading.cpus.end()), reading.cpus.end());
   for (const DeviceSeries& device : snapshot.devices) {
     TopDeviceId id{device.name, netns_label ? std::to_string(device.key.netns_inum) : ""};
     TopCpuCounters& per_cpu = reading.devices[id];

@@ -36,7 +36,7 @@ using TopCpuCounters = std::map<std::optional<unsigned>, TopCounters>;
 
 struct TopReading {
   bool per_cpu = true;         // some device by CPU
-  std::vector<unsigned> cpus;  // sorted; the CPUs that exist (or appear)
+  std::vector<unsigned> cpus;  // sorted; the CPUs present, or that hold counts (or appear)
   std::map<TopDeviceId, TopCpuCounters> devices;
   // When the reading was taken, on this host's monotonic clock.
   std::chrono::steady_clock::time_point taken{};

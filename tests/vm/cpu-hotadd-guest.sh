@@ -15,9 +15,16 @@
 #     busybox has no udev: the guest onlines it afterwards);
 #   - pings pinned to CPU 1: exactly their packets and bytes on cpu="1",
 #     CPU 0's unchanged;
-#   - at every scrape (before, during the hot-add, during the pings, after):
-#     no series goes down or disappears, and packets + untracked + removed >=
-#     counted (summed over CPUs); equal when no traffic (checked quiet).
+#   - then a reload makes vb, lo and the totals summed (va keeps its per-CPU
+#     series), and the host unplugs CPU 1 (QMP device_del; the guest's
+#     kernel ejects it: /sys/devices/system/cpu/present goes back to 0):
+#     va's cpu="1" series stay with their counts, vb's summed series and the
+#     summed totals keep CPU 1's counts (exactly the pings of both CPUs),
+#     netif_rx_exporter_cpus says 1, and pings after it count on CPU 0;
+#   - at every scrape (before, during the hot-add, during the pings, during
+#     the unplug, after): no series goes down or disappears, and packets +
+#     untracked + removed >= counted (summed over CPUs); equal when no
+#     traffic (checked quiet).
 # Prints "ok: ..." / "FAIL: ..." lines and "HOTADD key=value" lines for the
 # runner; exits 1 on any failure.
 exporter=/usr/local/bin/netif_rx_exporter
@@ -28,6 +35,7 @@ poll_ms=$(sed -n 's/.*netif_rx_hotadd_poll_ms=\([0-9]*\).*/\1/p' /proc/cmdline)
 poll_ms=${poll_ms:-500}
 pings0=20
 pings1=30
+pings2=10
 payload=100
 failures=0
 scrapes=0
@@ -56,10 +64,10 @@ series_value() {
 # "EXPORTED COUNTED PACKETS UNTRACKED REMOVED".
 invariant_sums() {
   echo "$1" | awk '
-    /^netif_rx_packets_total\{/ { p += $NF }
-    /^netif_rx_untracked_packets_total\{/ { u += $NF }
-    /^netif_rx_removed_packets_total\{/ { r += $NF }
-    /^netif_rx_counted_packets_total\{/ { c += $NF }
+    /^netif_rx_packets_total[{ ]/ { p += $NF }
+    /^netif_rx_untracked_packets_total[{ ]/ { u += $NF }
+    /^netif_rx_removed_packets_total[{ ]/ { r += $NF }
+    /^netif_rx_counted_packets_total[{ ]/ { c += $NF }
     END { printf "%.0f %.0f %.0f %.0f %.0f\n", p + u + r, c, p, u, r }'
 }
 
@@ -67,7 +75,7 @@ invariant_sums() {
 # against the previous scrape (none went down, none disappeared) and the
 # invariant's inequality. Leaves the sums in $exported $counted.
 check_scrape() {
-  echo "$1" | grep -E '^netif_rx_(packets|skbs|bytes|counted_packets|untracked_packets|removed_packets|gso_fallbacks)_total\{' >/tmp/current
+  echo "$1" | grep -E '^netif_rx_(packets|skbs|bytes|busiest_cpu_packets|counted_packets|untracked_packets|removed_packets|gso_fallbacks)_total[{ ]' >/tmp/current
   if [ ! -s /tmp/current ]; then
     fail "$2: a scrape without netif_rx series"
     return
@@ -327,10 +335,129 @@ for device in va vb; do
     { fail "$device cpu 0: $* after, $(per_cpu "$one" $device 0) before the hot-add"; exact=no; }
 done
 [ $exact = yes ] && ok "pings pinned to the added CPU: va and vb $pings1 packets each on cpu 1, cpu 0 unchanged"
+
+echo "--- summed series, then CPU 1 unplugged by the host"
+# A reload: va keeps its series by CPU, vb, lo and the totals are summed
+# (one series each, without a cpu label), so that the unplug is checked on
+# both. The series change shape here: the scrapes compare from the next one.
+printf 'namespaces: all\npoll_interval: %sms\nper_cpu:\n  devices: none\n  include: ["va"]\nbpf_stats:\n  mode: off\n' "$poll_ms" \
+  >/tmp/config.yaml
+kill -HUP $exporter_pid
+reloaded=no
+for _ in $(seq 1 50); do
+  scrape=$(http_get /metrics)
+  if echo "$scrape" | grep -q '^netif_rx_packets_total{device="vb"' &&
+    echo "$scrape" | grep -q '^netif_rx_counted_packets_total '; then
+    reloaded=yes
+    break
+  fi
+  sleep 0.2
+done
+[ $reloaded = yes ] || fail "after SIGHUP, no summed series of vb and the totals: $(echo "$scrape" | grep '^netif_rx_counted_packets_total' | head -n 2)"
+rm -f /tmp/previous
+quiet_invariant summed
+summed=$scrape
+# summed_of SCRAPE FAMILY DEVICE: the one series of DEVICE without a cpu label.
+# Empty when there is none.
+summed_of() {
+  echo "$1" | awk -v p="$2{device=\"$3\"," 'index($0, p) == 1 { sum += $NF; found = 1 }
+    END { if (found) printf "%.0f\n", sum }'
+}
+# total_of SCRAPE NAME: a total's value, summed over its series (by CPU or not).
+total_of() {
+  echo "$1" | awk -v n="$2" '$1 == n || index($1, n "{") == 1 { sum += $NF } END { printf "%.0f\n", sum }'
+}
+vb_packets=$(summed_of "$summed" netif_rx_packets_total vb)
+vb_bytes=$(summed_of "$summed" netif_rx_bytes_total vb)
+want_packets=$((pings0 + pings1))
+want_bytes=$((want_packets * (20 + 8 + payload)))
+echo "summed: vb $vb_packets packets, $vb_bytes bytes; va cpu 1: $(per_cpu "$summed" va 1)"
+[ "$vb_packets" = $want_packets ] && [ "$vb_bytes" = $want_bytes ] ||
+  fail "summed: vb $vb_packets packets, $vb_bytes bytes; want $want_packets, $want_bytes"
+
+asked_at=$(uptime_s)
+echo DEL >&3
+# Until CPU 1 is no longer present (the guest's kernel offlines and ejects
+# it when qemu's ACPI notification comes), checked scrapes.
+gone_at=
+for _ in $(seq 1 300); do
+  if [ "$(cat /sys/devices/system/cpu/present)" = 0 ]; then
+    gone_at=$(uptime_s)
+    break
+  fi
+  scrape "hot-unplug (waiting for CPU 1 to leave)"
+  sleep 0.1
+done
+reply=
+read -t 45 -r reply <&3
+echo "host: $reply"
+case "$reply" in
+  DELETED*error=* | "") fail "the host did not unplug the CPU: '$reply'" ;;
+  DELETED*) fact host_deleted "${reply#DELETED }" ;;
+esac
+if [ -z "$gone_at" ]; then
+  fail "CPU 1 still present after the host's device_del (present: $(cat /sys/devices/system/cpu/present), online: $(cat /sys/devices/system/cpu/online))"
+  echo DONE >&3
+  exit 1
+fi
+echo "CPU 1 gone $(elapsed "$asked_at" "$gone_at") s after the guest asked; present $(cat /sys/devices/system/cpu/present), online $(cat /sys/devices/system/cpu/online), possible $(cat /sys/devices/system/cpu/possible)"
+fact unplugged "present=$(cat /sys/devices/system/cpu/present) online=$(cat /sys/devices/system/cpu/online) seconds=$(elapsed "$asked_at" "$gone_at")"
+# The exporter reads the present CPUs at each poll: netif_rx_exporter_cpus
+# says 1 by the second poll after a scrape taken with CPU 1 gone.
+scrape "hot-unplug (CPU 1 gone)"
+polls_gone=$(polls "$scrape")
+left=no
+for _ in $(seq 1 100); do
+  if [ "$(echo "$scrape" | awk '$1 == "netif_rx_exporter_cpus" { print $2 }')" = 1 ]; then
+    left=yes
+    break
+  fi
+  [ "$(polls "$scrape")" -ge $((polls_gone + 2)) ] && break
+  sleep 0.1
+  scrape "hot-unplug (waiting for netif_rx_exporter_cpus 1)"
+done
+[ $left = yes ] && ok "netif_rx_exporter_cpus 1 once CPU 1 left" ||
+  fail "netif_rx_exporter_cpus $(echo "$scrape" | awk '$1 == "netif_rx_exporter_cpus" { print $2 }') two polls after CPU 1 left"
+quiet_invariant unplugged
+unplugged=$scrape
+table unplugged "$unplugged"
+kept=yes
+for cpu in 0 1; do
+  [ "$(per_cpu "$unplugged" va $cpu)" = "$(per_cpu "$summed" va $cpu)" ] ||
+    { fail "va cpu $cpu: $(per_cpu "$unplugged" va $cpu) after the unplug, $(per_cpu "$summed" va $cpu) before"; kept=no; }
+done
+for family in netif_rx_packets_total netif_rx_skbs_total netif_rx_bytes_total; do
+  for device in vb lo; do
+    was=$(summed_of "$summed" $family $device)
+    now=$(summed_of "$unplugged" $family $device)
+    [ -n "$now" ] && [ "$now" -ge "$was" ] || { fail "$family of $device: $was before the unplug, '$now' after"; kept=no; }
+  done
+done
+[ "$(summed_of "$unplugged" netif_rx_packets_total vb)" = $want_packets ] ||
+  { fail "vb after the unplug: $(summed_of "$unplugged" netif_rx_packets_total vb) packets, want $want_packets"; kept=no; }
+for family in counted_packets untracked_packets removed_packets; do
+  was=$(total_of "$summed" "netif_rx_${family}_total")
+  now=$(total_of "$unplugged" "netif_rx_${family}_total")
+  [ "$now" -ge "$was" ] || { fail "netif_rx_${family}_total: $was before the unplug, $now after"; kept=no; }
+done
+fact unplugged_va_cpu1 "$(per_cpu "$unplugged" va 1)"
+fact unplugged_vb "$(summed_of "$unplugged" netif_rx_packets_total vb) $(summed_of "$unplugged" netif_rx_bytes_total vb)"
+[ $kept = yes ] && ok "CPU 1 unplugged: va's cpu=\"1\" series kept ($(per_cpu "$unplugged" va 1)), vb summed $want_packets packets (CPU 1's included), no summed counter down"
+
+echo "--- $pings2 pings after the unplug"
+ping_checked unplugged-pings $pings2
+quiet_invariant last
+last=$scrape
+want_packets=$((want_packets + pings2))
+set -- $(per_cpu "$last" va 0)
+[ "$(summed_of "$last" netif_rx_packets_total vb)" = $want_packets ] && [ "$1" = $((pings0 + pings2)) ] &&
+  [ "$(per_cpu "$last" va 1)" = "$(per_cpu "$summed" va 1)" ] &&
+  ok "pings after the unplug on CPU 0: va cpu 0 $1, vb summed $want_packets, va cpu 1 unchanged" ||
+  fail "after the unplug's pings: va cpu 0 $1 (want $((pings0 + pings2))), vb $(summed_of "$last" netif_rx_packets_total vb) (want $want_packets), va cpu 1 $(per_cpu "$last" va 1)"
 echo DONE >&3
 
-[ "$(series_value "$after" netif_rx_exporter_poll_errors_total)" = 0 ] ||
-  fail "poll errors: $(echo "$after" | grep '^netif_rx_exporter_poll_errors_total')"
+[ "$(series_value "$last" netif_rx_exporter_poll_errors_total)" = 0 ] ||
+  fail "poll errors: $(echo "$last" | grep '^netif_rx_exporter_poll_errors_total')"
 ok "$scrapes scrapes checked: no series went down or disappeared, packets + untracked + removed >= counted in each"
 fact scrapes "$scrapes"
 echo "hot-add checks: $(elapsed "$started" "$(uptime_s)") s"

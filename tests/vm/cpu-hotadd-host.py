@@ -8,6 +8,11 @@ qemu's QMP socket, and serves the guest's requests, one line each:
          entry without a qom-path) with device_add, its type and its
          socket/core/thread ids as qemu gives them; answers
          "ADDED driver=... socket-id=... ..." or "ADDED error=..."
+  DEL    hot-unplug that CPU: device_del, which asks the guest to eject it
+         (ACPI); waits until query-hotpluggable-cpus offers its slot again,
+         which qemu does once the guest's kernel ejected it; answers
+         "DELETED events=... seconds=..." (the QMP events seen so far) or
+         "DELETED error=..."
   DONE   the guest is done
 
   cpu-hotadd-host.py CONTROL_SOCKET QMP_SOCKET SECONDS
@@ -39,6 +44,7 @@ class Qmp:
         self.deadline = deadline
         self.sock = connect(path, deadline)
         self.buffer = b""
+        self.events = []
         self.message()  # the greeting
         self.execute("qmp_capabilities")
 
@@ -60,7 +66,9 @@ class Qmp:
         while True:
             answer = self.message()
             if "event" in answer:
-                print(f"host: QMP event {answer['event']}", flush=True)
+                print(f"host: QMP event {answer['event']} {json.dumps(answer.get('data', {}))}",
+                      flush=True)
+                self.events.append(answer)
                 continue
             if "error" in answer:
                 raise OSError(f"{command}: {answer['error'].get('desc', answer['error'])}")
@@ -81,6 +89,28 @@ def hot_add(qmp):
     return {"driver": cpu["type"], **props}
 
 
+def hot_unplug(qmp, added, seconds):
+    """device_del of the CPU hot_add added (`added`: its fields); done when
+    query-hotpluggable-cpus offers its slot again (no qom-path), which qemu
+    does once the guest ejected it, within `seconds`."""
+    qmp.execute("device_del", id="hotadded-cpu")
+    print("host: device_del hotadded-cpu", flush=True)
+    props = {k: v for k, v in added.items() if k != "driver"}
+    deadline = min(qmp.deadline, time.monotonic() + seconds)
+    while True:
+        cpus = qmp.execute("query-hotpluggable-cpus")
+        slot = [c for c in cpus if c["props"] == props]
+        if slot and "qom-path" not in slot[0]:
+            print(f"host: query-hotpluggable-cpus: {json.dumps(cpus)}", flush=True)
+            break
+        if time.monotonic() > deadline:
+            raise OSError(f"the CPU's slot still taken {seconds:.0f} s after device_del: "
+                          "the guest did not eject it")
+        time.sleep(0.2)
+    events = [e["event"] for e in qmp.events if e["event"] in ("DEVICE_DELETED", "ACPI_DEVICE_OST")]
+    return {"events": ",".join(events) or "none"}
+
+
 def main():
     control_path, qmp_path, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
     deadline = time.monotonic() + seconds
@@ -91,6 +121,7 @@ def main():
         print(f"host: cannot connect: {e}", file=sys.stderr)
         return 1
     buffer = b""
+    added = {}
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -114,15 +145,20 @@ def main():
             if words[0] == "DONE":
                 print("host: the guest is done", flush=True)
                 return 0
-            if words[0] != "ADD":
+            if words[0] not in ("ADD", "DEL"):
                 continue
             started = time.monotonic()
             try:
-                fields = hot_add(qmp)
+                if words[0] == "ADD":
+                    fields = hot_add(qmp)
+                    added = dict(fields)
+                else:
+                    fields = hot_unplug(qmp, added, 40)
             except (OSError, ValueError) as e:
                 fields = {"error": str(e).replace(" ", "_")}
             fields["seconds"] = f"{time.monotonic() - started:.2f}"
-            line = "ADDED " + " ".join(f"{k}={v}" for k, v in fields.items())
+            answer = "ADDED " if words[0] == "ADD" else "DELETED "
+            line = answer + " ".join(f"{k}={v}" for k, v in fields.items())
             print(f"host: {line}", flush=True)
             ctl.sendall(line.encode() + b"\n")
 

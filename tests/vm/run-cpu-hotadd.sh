@@ -3,7 +3,8 @@
 # kernel of kernels.list booted with one CPU of two possible (qemu
 # -smp 1,maxcpus=2), the second added from the host through qemu's monitor
 # (QMP device_add of the CPU query-hotpluggable-cpus offers) while the
-# exporter runs (cpu-hotadd-guest.sh says what is checked).
+# exporter runs, then unplugged in the same boot (QMP device_del; the guest's
+# kernel ejects it) (cpu-hotadd-guest.sh says what is checked).
 #   run-cpu-hotadd.sh EXPORTER OUT_DIR [NAME...]   default: 5.10 6.1; several
 #                                                  names run at once
 # Not 6.12: its MADT parsing leaves out qemu's disabled LAPIC entries (the
@@ -88,10 +89,14 @@ initrd="$work/initrd.gz"
 
 ctl="$work/ctl.sock"
 qmp="$work/qmp.sock"
-# As the virtio-net GRO guest: -cx16, no_timer_check; one host thread for
-# every virtual CPU unless NETIF_RX_VM_TCG_THREAD=multi.
+# As the virtio-net GRO guest: -cx16, no_timer_check. A host thread per
+# virtual CPU (thread=multi), not one for all as the other guests: with one
+# thread, qemu 7.2 aborts when the guest ejects the unplugged CPU
+# ("qemu_thread_join: Resource deadlock avoided": the eject runs on the
+# thread that runs every virtual CPU, and removing the CPU joins that very
+# thread). NETIF_RX_VM_TCG_THREAD=single brings that back.
 # shellcheck disable=SC2054 # commas inside qemu's options
-qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${NETIF_RX_VM_TCG_THREAD:-single}" -cpu max,-cx16
+qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${NETIF_RX_VM_TCG_THREAD:-multi}" -cpu max,-cx16
   -smp 1,maxcpus=2 -m 768 -display none -vga none -nic none -monitor none -no-reboot
   -serial stdio -serial "unix:$ctl,server=on,wait=off" -qmp "unix:$qmp,server=on,wait=off"
   -kernel "$kernel_dir/vmlinuz" -initrd "$initrd"
@@ -106,4 +111,4 @@ host_pid=$!
 wait "$host_pid"
 host_status=$?
 host_pid=
-finish_guest "$host_status" HOTADD "CPU hot-add" '^(CPUs at boot|CPU 1 present|online CPUs|host: ADDED|(before|added|online|after): v[ab] |ok: |FAIL: |hot-add checks)' "the host's side"
+finish_guest "$host_status" HOTADD "CPU hot-add" '^(CPUs at boot|CPU 1 (present|gone)|online CPUs|host: (ADDED|DELETED)|(before|added|online|after|unplugged): v[ab] |summed: |ok: |FAIL: |hot-add checks)' "the host's side"

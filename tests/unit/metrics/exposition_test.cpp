@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace netif_rx {
@@ -95,9 +96,9 @@ TEST(Exposition, NetnsLabel) {
   expect_golden("netns_summed.prom", serialize(render_snapshot(summed(snapshot), options)));
 }
 
-// Per-CPU maps have a slot for every possible CPU; only present CPUs are
-// exported, and absent CPUs' slots (always zero in practice; not here) are
-// neither exported nor summed.
+// Per-CPU maps have a slot for every possible CPU, and a CPU that left (hot
+// unplugged) keeps its slots' counts. CPUs 1 and 3 are possible, not present,
+// and hold counts: they stay exported and summed.
 Snapshot sparse_cpus_snapshot() {
   Snapshot snapshot;
   snapshot.cpus = {0, 2};
@@ -107,22 +108,96 @@ Snapshot sparse_cpus_snapshot() {
   return snapshot;
 }
 
-TEST(Exposition, ExportsOnlyPresentCpus) {
+TEST(Exposition, ACpuThatLeftKeepsItsSeriesWhileTheyHoldCounts) {
   expect_golden("sparse_cpus.prom",
                 serialize(render_snapshot(sparse_cpus_snapshot(), totals_per_cpu())));
 }
 
-TEST(Exposition, SumsOnlyPresentCpus) {
+TEST(Exposition, SumsEveryCpuThatHoldsCounts) {
   const auto families = render_snapshot(summed(sparse_cpus_snapshot()), {});
   ASSERT_EQ(families.size(), 11U);
   ASSERT_EQ(families[0].metric.size(), 1U);
-  EXPECT_EQ(families[0].metric[0].counter.value, 3);
+  EXPECT_EQ(families[0].metric[0].counter.value, 203);
   ASSERT_EQ(families[1].metric.size(), 1U);
-  EXPECT_EQ(families[1].metric[0].counter.value, 3);
+  EXPECT_EQ(families[1].metric[0].counter.value, 203);
   ASSERT_EQ(families[2].metric.size(), 1U);
-  EXPECT_EQ(families[2].metric[0].counter.value, 30);
+  EXPECT_EQ(families[2].metric[0].counter.value, 2030);
   ASSERT_EQ(families[4].metric.size(), 1U);  // untracked
-  EXPECT_EQ(families[4].metric[0].counter.value, 3);
+  EXPECT_EQ(families[4].metric[0].counter.value, 203);
+  ASSERT_EQ(families[8].metric.size(), 1U);  // netif_rx_exporter_cpus: the present ones
+  EXPECT_EQ(families[8].metric[0].gauge.value, 2);
+}
+
+// The value of every series of `families`, keyed by its name and labels.
+std::map<std::string, double> series_values(const std::vector<prometheus::MetricFamily>& families) {
+  std::map<std::string, double> values;
+  for (const auto& family : families) {
+    if (family.type != prometheus::MetricType::Counter) continue;
+    for (const auto& metric : family.metric) {
+      std::string key = family.name;
+      for (const auto& label : metric.label) key += " " + label.name + "=" + label.value;
+      values[key] = metric.counter.value;
+    }
+  }
+  return values;
+}
+
+// CPU 1 leaves (present 0-1, then 0) with the counts of both CPUs still in
+// the maps: every counter keeps its value, summed or by CPU, the totals by
+// CPU included; a possible CPU that never counted has no series.
+TEST(Exposition, NoCounterGoesDownWhenACpuLeaves) {
+  Snapshot before;
+  before.cpus = {0, 1};
+  before.devices.push_back(device(kHostNetns, 2, "eth0", {{20, 0, 2560}, {30, 5, 3840}, {}}));
+  before.devices.push_back(device(kOtherNetns, 3, "veth0", {{7, 0, 700}, {9, 0, 900}, {}}));
+  before.devices[1].per_cpu_detail = false;
+  before.devices[1].busiest_packets = 12;
+  before.untracked_per_cpu = {{1, 0, 100}, {2, 0, 200}, {}};
+  before.removed_per_cpu = {{3, 0, 300}, {4, 0, 400}, {}};
+  before.counted_per_cpu = {{31, 0, 0}, {45, 5, 0}, {}};
+  before.gso_fallbacks = {{"unparsed_headers", {0, 6, 0}}};
+  Snapshot after = before;
+  after.cpus = {0};
+
+  for (const RenderOptions& options : {RenderOptions{}, totals_per_cpu()}) {
+    const auto was = series_values(render_snapshot(before, options));
+    const auto now = series_values(render_snapshot(after, options));
+    EXPECT_EQ(now, was) << "totals_per_cpu " << options.totals_per_cpu;
+  }
+  const auto summed_totals = series_values(render_snapshot(after, {}));
+  EXPECT_EQ(summed_totals.at("netif_rx_packets_total cpu=1 device=eth0"), 35);
+  EXPECT_EQ(summed_totals.at("netif_rx_packets_total device=veth0"), 16);
+  EXPECT_EQ(summed_totals.at("netif_rx_bytes_total device=veth0"), 1600);
+  EXPECT_EQ(summed_totals.at("netif_rx_untracked_packets_total"), 3);
+  EXPECT_EQ(summed_totals.at("netif_rx_removed_packets_total"), 7);
+  EXPECT_EQ(summed_totals.at("netif_rx_counted_packets_total"), 81);
+  EXPECT_EQ(summed_totals.at("netif_rx_gso_fallbacks_total reason=unparsed_headers"), 6);
+  EXPECT_EQ(summed_totals.at("netif_rx_busiest_cpu_packets_total device=veth0"), 12);
+  EXPECT_EQ(summed_totals.count("netif_rx_packets_total cpu=2 device=eth0"), 0U);
+  const auto by_cpu = series_values(render_snapshot(after, totals_per_cpu()));
+  EXPECT_EQ(by_cpu.at("netif_rx_counted_packets_total cpu=1"), 50);
+  EXPECT_EQ(by_cpu.at("netif_rx_gso_fallbacks_total cpu=1 reason=unparsed_headers"), 6);
+  EXPECT_EQ(by_cpu.count("netif_rx_counted_packets_total cpu=2"), 0U);
+  // eth0 on 2 CPUs, veth0, busiest of both, 3 totals and 1 fallback reason on 2 CPUs.
+  EXPECT_EQ(by_cpu.size(), 2U * 3 + 3 + 2 + 3 * 2 + 2);
+}
+
+// The totals by CPU: a present CPU always has its line (zero until it
+// counts), a CPU that left only while a total holds counts on it.
+TEST(Exposition, TotalsByCpuOfPresentCpusAndOfCpusThatHoldCounts) {
+  Snapshot snapshot;
+  snapshot.cpus = {0, 1};
+  snapshot.untracked_per_cpu = {{}, {}, {}, {}};
+  snapshot.removed_per_cpu = {{}, {}, {}, {2, 0, 20}};
+  snapshot.counted_per_cpu = {{}, {}, {}, {2, 0, 0}};
+  const auto values = series_values(render_snapshot(snapshot, totals_per_cpu()));
+  const std::map<std::string, double> expected{
+      {"netif_rx_untracked_packets_total cpu=0", 0}, {"netif_rx_untracked_packets_total cpu=1", 0},
+      {"netif_rx_untracked_packets_total cpu=3", 0}, {"netif_rx_removed_packets_total cpu=0", 0},
+      {"netif_rx_removed_packets_total cpu=1", 0},   {"netif_rx_removed_packets_total cpu=3", 2},
+      {"netif_rx_counted_packets_total cpu=0", 0},   {"netif_rx_counted_packets_total cpu=1", 0},
+      {"netif_rx_counted_packets_total cpu=3", 2}};
+  EXPECT_EQ(values, expected);
 }
 
 // A device whose per-CPU vector is shorter than the CPU list (it cannot be

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "metrics/exposition.h"
 
 namespace netif_rx {
@@ -75,8 +78,85 @@ TEST(NetnsInfoExposition, OneInodeUnderTwoSaltsGivesOneSeries) {
   both.entries.insert(both.entries.begin() + 2,
                       {4026532100, 78, {OwnerKind::named, "", "", "", "", "n"}});
   const std::string text = serialize(render_netns_info(snapshot, both));
-  EXPECT_EQ(lines_of(text, "netif_rx_netns_info{").size(),
-            lines_of(text, "netif_rx_netns_info{kind=\"pod\"").size());
+  EXPECT_EQ(lines_of(text, "netif_rx_netns_info{"),
+            "netif_rx_netns_info{kind=\"named\",netns=\"4026532100\",netns_name=\"n\"} 1\n");
+}
+
+// A namespace died with its devices' series still shown (until stale_after)
+// and a pod's new namespace took its inode number. The salts are the low
+// halves of the namespaces' cookies, which count namespace creations: the
+// new one's is the later. The attribution found the dead one `unknown` (its
+// inode now names the pod's namespace) and the pod for the new one.
+Snapshot reused_inode(std::uint32_t dead_salt, std::uint32_t new_salt) {
+  Snapshot snapshot;
+  snapshot.cpus = {0};
+  // Sorted by (name, netns): the dead namespace's eth1, the new one's eth0.
+  snapshot.devices.push_back({{kHost, 2, 0}, "eth0", {{9, 0, 900}}});
+  snapshot.devices.push_back({{4026532100, 2, new_salt}, "eth0", {{3, 0, 300}}});
+  snapshot.devices.push_back({{4026532100, 3, dead_salt}, "eth1", {{40, 0, 4000}}});
+  return snapshot;
+}
+
+NetnsInfoTable reused_inode_table(std::uint32_t dead_salt, std::uint32_t new_salt) {
+  NetnsInfoTable table;
+  table.entries = {{kHost, 0, {OwnerKind::host, "", "", "", "", ""}},
+                   {4026532100, dead_salt, {}},
+                   {4026532100, new_salt, {OwnerKind::pod, "shop", "web-1", "u-2", "", "cni-2"}}};
+  std::sort(table.entries.begin(), table.entries.end(),
+            [](const NetnsInfoEntry& a, const NetnsInfoEntry& b) {
+              return std::pair{a.inum, a.salt} < std::pair{b.inum, b.salt};
+            });
+  return table;
+}
+
+constexpr const char* kNewPodInfo =
+    "netif_rx_netns_info{kind=\"host\",netns=\"4026531840\"} 1\n"
+    "netif_rx_netns_info{kind=\"pod\",namespace=\"shop\",netns=\"4026532100\","
+    "netns_name=\"cni-2\",pod=\"web-1\",pod_uid=\"u-2\"} 1\n";
+
+std::string written_info(const Snapshot& snapshot, const NetnsInfoTable& table) {
+  std::string text;
+  write_netns_info_text(text, snapshot, table);
+  return text;
+}
+
+TEST(NetnsInfoExposition, AReusedInodeIsDescribedByItsNewestNamespace) {
+  const Snapshot snapshot = reused_inode(1000, 1003);
+  const NetnsInfoTable owners = reused_inode_table(1000, 1003);
+  EXPECT_EQ(lines_of(serialize(render_netns_info(snapshot, owners)), "netif_rx_netns_info{"),
+            kNewPodInfo);
+  EXPECT_EQ(lines_of(written_info(snapshot, owners), "netif_rx_netns_info{"), kNewPodInfo);
+  // The dead namespace's series stay beside the new one's, under the same netns label.
+  RenderOptions options;
+  options.netns_label = true;
+  EXPECT_EQ(lines_of(serialize(render_snapshot(snapshot, options)), "netif_rx_packets_total{"),
+            "netif_rx_packets_total{device=\"eth0\",netns=\"4026531840\"} 9\n"
+            "netif_rx_packets_total{device=\"eth0\",netns=\"4026532100\"} 3\n"
+            "netif_rx_packets_total{device=\"eth1\",netns=\"4026532100\"} 40\n");
+}
+
+// Cookies are 64-bit and never reused; their low halves wrap: 0xfffffffe
+// then 2 is the older then the newer (four namespace creations apart).
+TEST(NetnsInfoExposition, TheNewestAcrossTheSaltsWrap) {
+  const Snapshot snapshot = reused_inode(0xfffffffeU, 2);
+  const NetnsInfoTable owners = reused_inode_table(0xfffffffeU, 2);
+  EXPECT_EQ(lines_of(serialize(render_netns_info(snapshot, owners)), "netif_rx_netns_info{"),
+            kNewPodInfo);
+  EXPECT_EQ(lines_of(written_info(snapshot, owners), "netif_rx_netns_info{"), kNewPodInfo);
+}
+
+// Before the attribution's first scan of the new namespace (at most 2 s),
+// the inode has no info series: the dead namespace's owner never labels
+// the new namespace's traffic.
+TEST(NetnsInfoExposition, AReusedInodeHasNoInfoUntilItsNewestNamespaceIsResolved) {
+  const Snapshot snapshot = reused_inode(1000, 1003);
+  NetnsInfoTable owners;
+  owners.entries = {{kHost, 0, {OwnerKind::host, "", "", "", "", ""}},
+                    {4026532100, 1000, {OwnerKind::pod, "shop", "web-0", "u-1", "", "cni-1"}}};
+  const std::string host_only = "netif_rx_netns_info{kind=\"host\",netns=\"4026531840\"} 1\n";
+  EXPECT_EQ(lines_of(serialize(render_netns_info(snapshot, owners)), "netif_rx_netns_info{"),
+            host_only);
+  EXPECT_EQ(lines_of(written_info(snapshot, owners), "netif_rx_netns_info{"), host_only);
 }
 
 TEST(NetnsInfoExposition, OwnerLabelsCopiedOntoDataOnlyWhenAskedFor) {

@@ -174,5 +174,32 @@ TEST(SnapshotExposition, LargeCountersAreExactIntegers) {
             std::string::npos);
 }
 
+// CPU 1 left (present: 0) with its counts in the maps: its series stay and
+// the sums keep them, as written for /metrics.
+TEST(SnapshotExposition, ACpuThatLeftStaysInTheText) {
+  Snapshot snapshot;
+  snapshot.cpus = {0};
+  snapshot.devices.push_back({{kNetns[0], 2, 0}, "eth0", {{20, 0, 2560}, {30, 5, 3840}}, true, 0});
+  snapshot.devices.push_back({{kNetns[1], 3, 7}, "veth0", {{7, 0, 700}, {9, 0, 900}}, false, 12});
+  snapshot.untracked_per_cpu = {{1, 0, 100}, {2, 0, 200}};
+  snapshot.counted_per_cpu = {{28, 0, 0}, {41, 5, 0}};
+  const std::string summed = written(snapshot, {}, nullptr);
+  for (const char* line :
+       {"netif_rx_packets_total{cpu=\"0\",device=\"eth0\"} 20\n",
+        "netif_rx_packets_total{cpu=\"1\",device=\"eth0\"} 35\n",
+        "netif_rx_bytes_total{cpu=\"1\",device=\"eth0\"} 3840\n",
+        "netif_rx_packets_total{device=\"veth0\"} 16\n",
+        "netif_rx_bytes_total{device=\"veth0\"} 1600\n", "netif_rx_untracked_packets_total 3\n",
+        "netif_rx_counted_packets_total 74\n", "netif_rx_exporter_cpus 1\n"}) {
+    EXPECT_NE(summed.find(line), std::string::npos) << line << summed;
+  }
+  const std::string by_cpu = written(snapshot, {true, false, false}, nullptr);
+  for (const char* line : {"netif_rx_untracked_packets_total{cpu=\"0\"} 1\n",
+                           "netif_rx_untracked_packets_total{cpu=\"1\"} 2\n",
+                           "netif_rx_counted_packets_total{cpu=\"1\"} 46\n"}) {
+    EXPECT_NE(by_cpu.find(line), std::string::npos) << line << by_cpu;
+  }
+}
+
 }  // namespace
 }  // namespace netif_rx

@@ -105,19 +105,23 @@ TEST(TopReading, RejectsWhatIsNotTheExporters) {
 
 TEST(TopReading, FromSnapshot) {
   Snapshot snapshot;
-  snapshot.cpus = {0, 2};  // CPU 1 is possible but not present
+  snapshot.cpus = {0, 2};  // CPU 1 left (possible, not present), CPU 3 never counted
   // skbs, merged packets, bytes: top shows packets (skbs + merged).
-  snapshot.devices.push_back({{4026531840, 2, 0}, "eth0", {{1, 0, 100}, {9, 0, 900}, {2, 3, 200}}});
-  snapshot.devices.push_back({{4026532281, 5, 0}, "veth0", {{4, 0, 400}, {0, 0, 0}, {0, 0, 0}}});
+  snapshot.devices.push_back(
+      {{4026531840, 2, 0}, "eth0", {{1, 0, 100}, {9, 0, 900}, {2, 3, 200}, {}}});
+  snapshot.devices.push_back(
+      {{4026532281, 5, 0}, "veth0", {{4, 0, 400}, {0, 0, 0}, {0, 0, 0}, {}}});
 
   const TopReading host = reading_from_snapshot(snapshot, false);
   EXPECT_TRUE(host.per_cpu);
-  EXPECT_EQ(host.cpus, (std::vector<unsigned>{0, 2}));
+  // The present CPUs and the one that left, whose counts are still there.
+  EXPECT_EQ(host.cpus, (std::vector<unsigned>{0, 1, 2}));
   const TopCpuCounters& eth0 = host.devices.at({"eth0", ""});
-  EXPECT_EQ(eth0.size(), 2U);
+  EXPECT_EQ(eth0.size(), 3U);
   EXPECT_EQ(eth0.at(0), (TopCounters{1, 100}));
+  EXPECT_EQ(eth0.at(1), (TopCounters{9, 900}));
   EXPECT_EQ(eth0.at(2), (TopCounters{5, 200}));
-  EXPECT_FALSE(eth0.count(1));
+  EXPECT_FALSE(eth0.count(3));
 
   const TopReading all = reading_from_snapshot(snapshot, true);
   EXPECT_EQ(all.devices.at({"veth0", "4026532281"}).at(0), (TopCounters{4, 400}));
