@@ -439,17 +439,15 @@ static __always_inline bool counts_namespace(__u32 netns_inum)
 	return netns_inum == host_netns_inum || count_all_namespaces;
 }
 
-/* Counts a claimed event (`total`: claim_event()'s). */
-static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
-					const struct arrival *arrival, struct net_device *dev,
-					bool typed, struct netif_rx_counters *total)
+/* Counts an event on its device: its slot, its block's slot or its hash
+ * entry, or the untracked total. */
+static __always_inline void count_on_device(__u32 netns_inum, __u32 ifindex,
+					    const struct arrival *arrival, struct net_device *dev,
+					    bool typed)
 {
 	struct netif_rx_counters *counters;
 	__u32 salt;
 
-	/* The probe's own total of both layouts, so that "exported + untracked +
-	 * removed" can be checked against it. */
-	add_to_counted_total(total, arrival);
 	if (netns_inum == host_netns_inum) {
 		/* NULL when ifindex is beyond the array: the hash takes it. The
 		 * own namespace outlives the probe: salt 0, one key form with
@@ -457,14 +455,28 @@ static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
 		counters = bpf_map_lookup_elem(&host_counters, &ifindex);
 		if (counters) {
 			add_arrival(counters, arrival);
-			return 0;
+			return;
 		}
-		return count_in_hash(netns_inum, 0, ifindex, arrival, dev);
+		count_in_hash(netns_inum, 0, ifindex, arrival, dev);
+		return;
 	}
 	salt = netns_salt(dev, typed);
 	if (count_in_block(netns_inum, salt, ifindex, arrival, dev))
-		return 0;
-	return count_in_hash(netns_inum, salt, ifindex, arrival, dev);
+		return;
+	count_in_hash(netns_inum, salt, ifindex, arrival, dev);
+}
+
+/* Counts a claimed event (`total`: claim_event()'s): on its device first,
+ * then in the probe's own total of both layouts, so that a poll, which reads
+ * that total before the devices, never finds "exported + untracked +
+ * removed" below it. */
+static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
+					const struct arrival *arrival, struct net_device *dev,
+					bool typed, struct netif_rx_counters *total)
+{
+	count_on_device(netns_inum, ifindex, arrival, dev, typed);
+	add_to_counted_total(total, arrival);
+	return 0;
 }
 
 /* What measure_aggregate() needs of an skb, read by each twin its own way

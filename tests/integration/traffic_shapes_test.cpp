@@ -355,16 +355,26 @@ TEST_F(TrafficShapesTest, LoopedBackMulticastIsNotReceivedAndMacvlanCountsItsCop
   // Unicast to the lower device: macvlan gets no event for it.
   ASSERT_EQ(send_udp(sender_ns_, kSenderCpu, pair.a.address, kDatagrams, kPayload), kDatagrams);
 
-  const Count receiver = exported_when(pair.a.name,
-                                       [&](const Count& now) {
-                                         return (now - receiver_before).packets >= 2 * kDatagrams;
-                                       }) -
-                         receiver_before;
-  const Count macvlan_count = exported(macvlan) - macvlan_before;
-  const Count sender = exported(pair.b.name) - sender_before;
-  const long long sender_rx =
-      link_counter(sender_ns_, pair.b.name, "rx_packets") - sender_rx_before;
-  const long long receiver_rx = link_counter("", pair.a.name, "rx_packets") - receiver_rx_before;
+  exported_when(pair.a.name, [&](const Count& now) {
+    return (now - receiver_before).packets >= 2 * kDatagrams;
+  });
+  // The kernel's counters and the exporter's, read until they agree (a
+  // membership report may arrive between two reads): 5 s at most.
+  Count receiver, macvlan_count, sender;
+  long long sender_rx = 0, receiver_rx = 0;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    sender_rx = link_counter(sender_ns_, pair.b.name, "rx_packets") - sender_rx_before;
+    receiver_rx = link_counter("", pair.a.name, "rx_packets") - receiver_rx_before;
+    receiver = exported(pair.a.name) - receiver_before;
+    macvlan_count = exported(macvlan) - macvlan_before;
+    sender = exported(pair.b.name) - sender_before;
+    if (receiver.packets == static_cast<double>(receiver_rx) &&
+        sender.packets == static_cast<double>(sender_rx) &&
+        macvlan_count.packets == static_cast<double>(receiver_rx - kDatagrams)) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   // The group's membership reports (IGMP) are multicast frames too.
   const long long multicast_frames = receiver_rx - kDatagrams;
   std::printf(
