@@ -9,7 +9,8 @@
 // and time), the same device in it, a second known burst. The exported series
 // of (netns, device) must be exactly the second burst, no label set twice,
 // the first burst in netif_rx_removed_packets_total, and every counted packet
-// accounted for.
+// accounted for, and the inode's netif_rx_netns_info naming the live
+// namespace.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -126,6 +127,19 @@ TEST_F(NamespaceReuse, AReusedInodeNumberNeverContinuesADeadNamespacesCounters) 
   // can be negative, never positive (a packet lost).
   EXPECT_LE(difference, 0);
   EXPECT_EQ(poll_errors(scrape.series), 0) << exporter.log();
+
+  // The inode's netif_rx_netns_info describes the live namespace, the newest
+  // of that inode number (resolved at once: a new namespace is scanned
+  // within 2 s), never the dead one, and is the inode's only info series.
+  const std::string netns = std::to_string(inode);
+  const Labels live{{"netns", netns}, {"netns_name", reused}};
+  const Series with_info = scrape_until(
+      exporter, [&](const Series& s) { return count_where(s, "netif_rx_netns_info", live) == 1; });
+  std::printf("namespace reuse: netif_rx_netns_info of netns %s: %d series, %d naming %s\n",
+              netns.c_str(), count_where(with_info, "netif_rx_netns_info", {{"netns", netns}}),
+              count_where(with_info, "netif_rx_netns_info", live), reused.c_str());
+  EXPECT_EQ(count_where(with_info, "netif_rx_netns_info", live), 1) << exporter.log();
+  EXPECT_EQ(count_where(with_info, "netif_rx_netns_info", {{"netns", netns}}), 1);
   EXPECT_EQ(exporter.stop(), 0) << exporter.log();
 }
 
