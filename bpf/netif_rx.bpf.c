@@ -26,8 +26,8 @@
  * inlined array lookups) instead of hashing a key. The first packet of a
  * slot on a CPU records the device's name (a full name map: untracked).
  * The daemon zeroes a block before it publishes its table entry, and after
- * it emptied the entry waits a poll before it reads the block's last counts
- * and frees it, so that no run of this program that read the old entry is
+ * it emptied the entry waits a poll and an RCU grace period before it reads
+ * the block's last counts and frees it, so that no run of this program that read the old entry is
  * still writing (see daemon/probe/netns_blocks.h).
  *
  * A slot of the array is zeroed by the daemon when its device is deleted,

@@ -9,6 +9,7 @@
 
 #include "continuity/carried_counts.h"
 #include "continuity/probe_error.h"
+#include "continuity/program_runs_barrier.h"
 #include "counters/per_cpu_sum.h"
 #include "util/errno_text.h"
 
@@ -146,19 +147,9 @@ std::size_t copy_names(const PreviousLayout& previous, bpf_object* object) {
 }  // namespace
 
 void wait_for_running_programs() {
-  UniqueFd inner(bpf_map_create(BPF_MAP_TYPE_ARRAY, "netif_rx_sync", sizeof(std::uint32_t),
-                                sizeof(std::uint32_t), 1, nullptr));
-  if (!inner.valid()) throw ProbeError("creating a map to wait on failed: " + errno_text(errno));
-  LIBBPF_OPTS(bpf_map_create_opts, outer_opts, .inner_map_fd = static_cast<__u32>(inner.get()));
-  UniqueFd outer(bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "netif_rx_sync_o",
-                                sizeof(std::uint32_t), sizeof(std::uint32_t), 1, &outer_opts));
-  if (!outer.valid()) throw ProbeError("creating a map to wait on failed: " + errno_text(errno));
-  const std::uint32_t key = 0;
-  const std::uint32_t value = static_cast<std::uint32_t>(inner.get());
-  // The kernel returns from this update after synchronize_rcu(): every
-  // program run that could have read the control map's old entry is over.
-  if (bpf_map_update_elem(outer.get(), &key, &value, BPF_ANY) != 0)
-    throw ProbeError("waiting for running BPF programs failed: " + errno_text(errno));
+  // Every program run that could have read the control map's old entry is
+  // over once it returns.
+  ProgramRunsBarrier().wait();
 }
 
 CarrySummary carry_previous_layout(const PreviousLayout& previous, bpf_object* object,

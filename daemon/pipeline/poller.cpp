@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "continuity/probe_error.h"
 #include "counters/per_cpu_sum.h"
 #include "pipeline/cpu_list.h"
 #include "util/log.h"
@@ -74,6 +75,14 @@ Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_link
   }
   if (options_.namespaces == NamespaceMode::all && reader_.netns_blocks() > 0) {
     netns_blocks_.emplace(reader_.netns_blocks(), reader_.netns_table_size());
+    try {
+      runs_barrier_.emplace();
+    } catch (const ProbeError& e) {
+      log::warn(
+          "retired namespace blocks are drained a poll later, without waiting for the "
+          "probe's runs",
+          {{"err", e.what()}});
+    }
     auto table = reader_.read_netns_table();
     if (!table.ok()) {
       for (const auto& error : table.errors)
@@ -266,8 +275,21 @@ std::vector<PollError> Poller::read_netns_blocks(MapContents& contents) {
 
 std::vector<PollError> Poller::drain_netns_blocks() {
   if (!netns_blocks_) return {};
+  const std::vector<PlacedNetns> retiring_blocks = netns_blocks_->to_drain();
+  if (retiring_blocks.empty()) return {};
+  // A run of the probe that read a block's entry before the poll emptied it
+  // may still be writing its slots: drain once every run that started before
+  // now is over (an RCU grace period), not merely a poll later.
+  if (runs_barrier_) {
+    try {
+      runs_barrier_->wait();
+    } catch (const ProbeError& e) {
+      return {
+          {"map_read", std::string("waiting for the probe's runs before a drain: ") + e.what()}};
+    }
+  }
   std::vector<PollError> errors;
-  for (const PlacedNetns& retiring : netns_blocks_->to_drain()) {
+  for (const PlacedNetns& retiring : retiring_blocks) {
     if (drain_block(retiring, errors)) netns_blocks_->drained(retiring.block);
   }
   return errors;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "config/config.h"
+#include "continuity/program_runs_barrier.h"
 #include "devices/link_table.h"
 #include "pipeline/carried_devices.h"
 #include "pipeline/poll_observer.h"
@@ -138,6 +139,9 @@ class Poller {
   CarriedDevices carried_;
   bool read_every_slot_ = true;              // the first read: see read_maps
   std::optional<NetnsBlocks> netns_blocks_;  // namespaces: all, with blocks
+  // Waited on before a retired block is drained (made with netns_blocks_,
+  // while the thread may still create maps).
+  std::optional<ProgramRunsBarrier> runs_barrier_;
   // Of this poll's read, for place_netns_blocks: the other namespaces that
   // have an entry, and those with a hash entry a block would take.
   std::vector<NetnsId> netns_present_;

@@ -6,7 +6,8 @@
 // A block's life: free (all its slots are zero) -> placed (its table entry
 // holds the namespace, written after the block was zeroed) -> retiring (its
 // entry was emptied: a run of the probe that read the entry before may still
-// write a slot) -> drained at a later poll (its last counts read, its slots
+// write a slot) -> drained at a later poll, once every run of the probe that
+// started before it is over (its last counts read, its slots
 // zeroed) -> free. A namespace is retired once the poll read no entry of it
 // (no hash entry, no slot that counted): its devices were forgotten, their
 // counts moved to the removed totals. What a slot counted between that read
