@@ -80,18 +80,19 @@ struct Exporter {
 }  // namespace
 
 CpuScaleFigures measure_cpu_scale(const std::string& exporter, const std::string& config,
-                                  int devices, int scrapes, int min_polls) {
+                                  int devices, int settle_seconds, int scrapes, int min_polls) {
   CpuScaleFigures figures;
   figures.possible_cpus =
       static_cast<unsigned>(present_cpus("/sys/devices/system/cpu/possible").size());
   const int port = free_port();
   Exporter process(exporter, config, port);
+  const auto settled = Clock::now() + std::chrono::seconds(settle_seconds);
   // Emulated guests start slowly: two minutes to be ready and to see every device.
   const auto deadline = Clock::now() + std::chrono::minutes(2);
   std::string text;
   while (Clock::now() < deadline) {
     text = http_get(port, "/metrics");
-    if (devices_of(text) >= devices) break;
+    if (devices_of(text) >= devices && Clock::now() >= settled) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   if (devices_of(text) < devices) {

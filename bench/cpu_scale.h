@@ -25,9 +25,10 @@ struct CpuScaleFigures {
 };
 
 // Starts `exporter` with `config`, waits until it shows at least `devices`
-// devices, scrapes /metrics `scrapes` times (and for at least `min_polls`
-// polls), stops it. Throws std::runtime_error when it does not get there.
+// devices and has run `settle_seconds`, scrapes /metrics `scrapes` times (and
+// for at least `min_polls` polls), stops it. Throws std::runtime_error when
+// it does not get there.
 CpuScaleFigures measure_cpu_scale(const std::string& exporter, const std::string& config,
-                                  int devices, int scrapes, int min_polls);
+                                  int devices, int settle_seconds, int scrapes, int min_polls);
 
 }  // namespace netif_rx::bench
