@@ -1,11 +1,8 @@
 #include "exporter_costs.h"
 
-#include <arpa/inet.h>
 #include <bpf/bpf.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +18,7 @@
 #include "bpf_stats/bpf_stats.h"
 #include "devices/link_table.h"
 #include "devices/netns.h"
+#include "http_client.h"
 #include "metrics/self_metrics.h"
 #include "pipeline/poller.h"
 #include "pipeline/snapshot_store.h"
@@ -36,39 +34,6 @@ double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
 }
-
-// One GET over HTTP/1.0; returns the body ("" on failure).
-std::string http_get(int port, const char* path, const char* headers = "") {
-  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return "";
-  const std::string request = std::string("GET ") + path + " HTTP/1.0\r\n" + headers + "\r\n";
-  if (::write(fd.get(), request.data(), request.size()) < 0) return "";
-  std::string response;
-  char buffer[65536];
-  ssize_t n;
-  while ((n = ::read(fd.get(), buffer, sizeof buffer)) > 0) response.append(buffer, n);
-  const auto body = response.find("\r\n\r\n");
-  return body == std::string::npos ? "" : response.substr(body + 4);
-}
-
-int free_port() {
-  UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t length = sizeof addr;
-  ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&addr), &length);
-  return ntohs(addr.sin_port);
-}
-
-}  // namespace
-
-namespace {
 
 // Poll times of `count` synthetic devices in a probe of `max_devices`.
 Summary poll_time(int count, std::uint32_t max_devices, int repetitions) {
