@@ -522,6 +522,15 @@ static __always_inline int vlan_tag_bytes(const struct skb_view *skb, __u16 *net
 	return 8;
 }
 
+/* Bytes of a TCP header (its data offset byte: `tcp_offset`) or a UDP
+ * header; 0 for another protocol or a data offset below TCP's minimum. */
+static __always_inline __u32 transport_header_length(__u8 protocol, __u8 tcp_offset)
+{
+	if (protocol == IPPROTO_TCP)
+		return (tcp_offset >> 4) >= 5 ? (tcp_offset >> 4) * 4 : 0;
+	return protocol == IPPROTO_UDP ? 8 : 0;
+}
+
 /* Bytes of the headers that each packet of an aggregate carried: VLAN tags
  * left in the payload (two at most), IPv4 with options or IPv6, then TCP
  * with options or UDP; read at skb->data in one read after the tags (a
@@ -558,16 +567,8 @@ static __always_inline __u32 header_length(const struct skb_view *skb)
 	} else {
 		return 0;
 	}
-	if (transport_protocol == IPPROTO_TCP) {
-		l4 = (tcp_offset >> 4) * 4;
-		if (l4 < 20)
-			return 0;
-	} else if (transport_protocol == IPPROTO_UDP) {
-		l4 = 8;
-	} else {
-		return 0;
-	}
-	if (tags + l3 + l4 > skb->len - skb->data_len)
+	l4 = transport_header_length(transport_protocol, tcp_offset);
+	if (l4 == 0 || tags + l3 + l4 > skb->len - skb->data_len)
 		return 0;
 	return tags + l3 + l4;
 }
@@ -596,17 +597,12 @@ static __always_inline __u32 tunnel_header_length(const struct skb_view *skb)
 		transport_protocol = network[6];
 	else
 		return 0;
-	if (transport_protocol == IPPROTO_TCP) {
-		if (bpf_probe_read_kernel(&tcp_offset, 1, skb->head + inner_l4 + 12))
-			return 0;
-		l4 = (tcp_offset >> 4) * 4;
-		if (l4 < 20)
-			return 0;
-	} else if (transport_protocol == IPPROTO_UDP) {
-		l4 = 8;
-	} else {
+	/* TCP's data offset (for UDP a byte of its payload, unused). */
+	if (bpf_probe_read_kernel(&tcp_offset, 1, skb->head + inner_l4 + 12))
 		return 0;
-	}
+	l4 = transport_header_length(transport_protocol, tcp_offset);
+	if (l4 == 0)
+		return 0;
 	length = inner_l4 - (__u32)outer + l4;
 	if (length > skb->len - skb->data_len)
 		return 0;

@@ -421,9 +421,11 @@ void check_vlan(TestNetwork& network, ExporterProcess& exporter, const std::stri
     std::string device = network.add_link(end->netns, kind + (end == &pair.a ? "o" : "O"), args);
     network.run_in(end->netns, {"ip", "link", "set", device, "up"});
     if (qinq) {
+      // The inner device's packets are as long as without tags (it took the
+      // outer's MTU, raised for the second tag).
       device = network.add_link(end->netns, kind + (end == &pair.a ? "i" : "I"),
                                 {"link", device, "type", "vlan", "id", "10"});
-      network.run_in(end->netns, {"ip", "link", "set", device, "up"});
+      network.run_in(end->netns, {"ip", "link", "set", device, "mtu", "1500", "up"});
     }
     const int host = end == &pair.a ? 1 : 2;
     network.run_in(end->netns, {"ip", "addr", "add",

@@ -79,7 +79,25 @@ qemu=(qemu-system-x86_64 -machine pc -accel tcg,thread=multi -cpu max,-cx16
   -netdev hubport,id=wire,hubid=0 -device virtio-net-pci,netdev=wire,mac=52:54:00:64:00:02
   -kernel "$kernel_dir/vmlinuz" -initrd "$initrd"
   -append "console=ttyS0 panic=-1 no_timer_check tsc=reliable lpj=4000000 watchdog_thresh=60 softlockup_panic=1 netif_rx_many_pairs=$pairs ${NETIF_RX_VM_APPEND:-}")
-booted=$(date +%s)
-timeout --kill-after=5 "$seconds" "${qemu[@]}" </dev/null >"$console" 2>&1 &
-qemu_pid=$!
+# A boot of this many emulated CPUs has hung before /init now and then (one
+# in six, no message): one that has not reached /init in 150 s is stopped
+# and booted once more, its console kept beside the second's.
+for boot in 1 2; do
+  booted=$(date +%s)
+  timeout --kill-after=5 "$seconds" "${qemu[@]}" </dev/null >"$console" 2>&1 &
+  qemu_pid=$!
+  for _ in $(seq 1 150); do
+    grep -aq 'Run /init as init process' "$console" && break
+    kill -0 "$qemu_pid" 2>/dev/null || break
+    sleep 1
+  done
+  if grep -aq 'Run /init as init process' "$console" || ! kill -0 "$qemu_pid" 2>/dev/null ||
+    [[ $boot == 2 ]]; then
+    break
+  fi
+  echo "the guest did not reach /init in 150 s: stopping it and booting again (console: $console.hung)"
+  kill -TERM "$qemu_pid" 2>/dev/null
+  wait "$qemu_pid"
+  mv "$console" "$console.hung"
+done
 finish_guest 0 MANYCPU "many-CPU guest, $vcpus CPUs, $pairs namespaces" '^(ok: |FAIL: |many-CPU checks)' "qemu"
