@@ -814,7 +814,7 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 	struct sk_buff *skb = ctx->skbaddr;
 	struct netif_rx_counters *total;
 	struct net_device *dev;
-	__u32 netns_inum;
+	__u32 netns_inum, ifindex;
 
 	if (!control) {
 		clear_event_mark();
@@ -824,7 +824,9 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 	netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
 	if (!counts_namespace(netns_inum))
 		return 0;
-	if ((BPF_CORE_READ(skb, skb_iif) == BPF_CORE_READ(dev, ifindex) ||
+	/* Each field is a probe read here: the ifindex is read once. */
+	ifindex = BPF_CORE_READ(dev, ifindex);
+	if ((BPF_CORE_READ(skb, skb_iif) == (int)ifindex ||
 	     BPF_CORE_READ_BITFIELD_PROBED(skb, pkt_type) == PACKET_LOOPBACK) &&
 	    not_an_arrival(skb, false))
 		return 0;
@@ -833,7 +835,7 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 		return 0;
 	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
 		return count_measured_tp(skb, ctx->len, netns_inum, dev, total);
-	return count_single(ctx->len, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total);
+	return count_single(ctx->len, netns_inum, ifindex, dev, false, total);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
