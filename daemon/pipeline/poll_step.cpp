@@ -190,6 +190,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   if (options_.namespaces == NamespaceMode::all) sweep_orphan_names(contents, result);
   warn_untracked(result, now);
   result.snapshot.removed_per_cpu = removed_per_cpu_;
+  keep_sums_only(result);
   fold_past_max_series(result, now);
   result.device_entries = hash_seen_this_poll_;
   return result;
@@ -415,6 +416,15 @@ std::uint64_t PollStep::add_busiest(Seen& seen,
   if (seen.summed) seen.busiest += busiest;
   seen.summed = true;
   return seen.busiest;
+}
+
+void PollStep::keep_sums_only(PollResult& result) {
+  for (DeviceSeries& device : result.snapshot.devices) {
+    if (device.per_cpu_detail) continue;
+    const netif_rx_counters sum = sum_over_cpus(device.per_cpu);
+    result.spare_per_cpu.push_back(std::move(device.per_cpu));
+    device.per_cpu.assign(1, sum);
+  }
 }
 
 void PollStep::fold_past_max_series(PollResult& result, Clock::time_point now) {

@@ -94,6 +94,9 @@ struct PollError {
 
 struct PollResult {
   Snapshot snapshot;  // devices and the totals; the shell adds cpus and bpf
+  // The per-CPU vectors of the devices the snapshot holds summed, for the
+  // next read to fill (MapReader::recycle).
+  std::vector<std::vector<netif_rx_counters>> spare_per_cpu;
   std::vector<MapDeletion> deletions;
   std::vector<PollError> errors;
   std::vector<std::string> warnings;  // logged only
@@ -208,6 +211,10 @@ class PollStep {
   // Adds the busiest CPU's packets since the last reading of `seen` (none at
   // the first: the baseline); returns the sum.
   std::uint64_t add_busiest(Seen& seen, const std::vector<netif_rx_counters>& per_cpu) const;
+  // Leaves each device outside the per-CPU class with its sum over CPUs
+  // only, its per-CPU vector handed to result.spare_per_cpu: a snapshot then
+  // holds devices x possible CPUs counters only for the per-CPU class.
+  static void keep_sums_only(PollResult& result);
   // Folds the devices seen last into result.snapshot.folded while the series
   // are more than max_series; counts them in result.snapshot.series.
   void fold_past_max_series(PollResult& result, Clock::time_point now);

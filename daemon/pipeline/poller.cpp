@@ -177,6 +177,7 @@ void Poller::publish(PollResult result) {
   snapshot->cpus = present_cpus();
   if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
   store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock
+  for (auto& per_cpu : result.spare_per_cpu) reader_.recycle(std::move(per_cpu));
   for (const std::unique_ptr<Snapshot>& done : released_->take()) {
     for (DeviceSeries& device : done->devices) reader_.recycle(std::move(device.per_cpu));
   }

@@ -13,8 +13,11 @@ namespace netif_rx {
 
 struct DeviceSeries {
   netif_rx_device_key key{};
-  std::string name;                        // the device's name now, as a label value
-  std::vector<netif_rx_counters> per_cpu;  // index = CPU number, every possible CPU
+  std::string name;  // the device's name now, as a label value
+  // Of the per-CPU class: index = CPU number, every possible CPU. Else one
+  // element, the sum over CPUs (devices x possible CPUs counters would be
+  // most of the exporter's memory on a machine of many CPUs).
+  std::vector<netif_rx_counters> per_cpu;
   // Of the per-CPU class (per_cpu.devices, per_cpu.include): exported by CPU,
   // each CPU from its first packet; else summed over CPUs.
   bool per_cpu_detail = false;

@@ -13,6 +13,9 @@ namespace {
 constexpr std::uint32_t kInitialBatch = 256;
 // Entries per batch call at most (the kernel allocates the batch's buffers).
 constexpr std::uint32_t kLargestBatch = 16384;
+// The values of one batch call at most, in bytes (the buffer is kept between
+// polls): 5,461 entries at 2 possible CPUs, 85 at 128.
+constexpr std::size_t kBatchValueBytes = 256 * 1024;
 
 // The kernel's own ENOTSUPP (not EOPNOTSUPP): what a map type without batch
 // operations answers (per-CPU arrays before 5.13).
@@ -60,9 +63,13 @@ MapRead<std::vector<DeviceCounters>> MapReader::read_device_counters() {
 
   BpfMap& map = *maps_.device_counters;
   MapRead<std::vector<DeviceCounters>> result;
-  // As large as the last poll's read, so that a large map takes few calls;
-  // the buffers are kept for the next poll.
-  std::uint32_t batch_size = std::clamp(last_device_count_, kInitialBatch, kLargestBatch);
+  // As large as the last poll's read, so that a large map takes few calls,
+  // within kBatchValueBytes; the buffers are kept for the next poll.
+  const std::size_t entry_bytes = sizeof(netif_rx_counters) * possible_cpus_;
+  const auto largest = static_cast<std::uint32_t>(
+      std::clamp<std::size_t>(kBatchValueBytes / entry_bytes, 16, kLargestBatch));
+  std::uint32_t batch_size =
+      std::clamp(last_device_count_, std::min(kInitialBatch, largest), largest);
   std::vector<netif_rx_device_key>& keys = batch_keys_;
   std::vector<netif_rx_counters>& values = batch_values_;
   result.value.reserve(last_device_count_);

@@ -1,4 +1,5 @@
 // The probe as top's source: the daemon's own load and poll path.
+#include <cstdint>
 #include <stdexcept>
 
 #include "metrics/self_metrics.h"
@@ -10,11 +11,20 @@
 namespace netif_rx {
 namespace {
 
+// Top reading the probe keeps the one-liner's view: each CPU of every
+// device (a snapshot holds only the per-CPU class by CPU), nothing folded.
+Config every_cpu_of_every_device(Config config) {
+  config.per_cpu.devices = PerCpuDevices::all;
+  config.max_series = UINT32_MAX;
+  return config;
+}
+
 class ProbeSource final : public TopSource {
  public:
   ProbeSource(const Config& config, const std::string& btf_path)
       // No thread: top polls on its own schedule, through poll_once().
-      : pipeline_(build_counting_pipeline(config, btf_path, store_, metrics_)),
+      : pipeline_(
+            build_counting_pipeline(every_cpu_of_every_device(config), btf_path, store_, metrics_)),
         netns_label_(config.namespaces == NamespaceMode::all) {}
 
   TopReading read() override {

@@ -180,6 +180,40 @@ TEST(PollStepClasses, PhysicalDevicesIncludeAllAndNone) {
             "eth0=cpu eth0@other=cpu eth0.7=sum lo=sum tun0=sum veth0=sum ");
 }
 
+// A device outside the per-CPU class is held as its sum over CPUs, one
+// element, and its per-CPU vector goes back to the reader (a snapshot's
+// memory grows with possible CPUs only for the per-CPU class); one of the
+// class keeps a slot per possible CPU.
+TEST(PollStepClasses, SummedDevicesHoldTheirSumOnly) {
+  const auto links = steady_links({{1, link("lo", 1)}, {2, link("eth0", 2, true)}});
+  std::vector<std::uint64_t> packets(kCpus, 0);
+  packets[3] = 5;
+  packets[kCpus - 1] = 7;
+  MapContents contents;
+  contents.device_counters = {counters(kHost, 1, packets), counters(kHost, 2, packets)};
+  PollStep step(host_options());
+  const PollResult result = step.run(contents, links, t0);
+  const DeviceSeries& lo = series_named(result, "lo");
+  ASSERT_FALSE(lo.per_cpu_detail);
+  ASSERT_EQ(lo.per_cpu.size(), 1u);
+  EXPECT_EQ(lo.per_cpu[0].skbs, 12u);
+  EXPECT_EQ(lo.per_cpu[0].bytes, 1200u);
+  const DeviceSeries& eth0 = series_named(result, "eth0");
+  ASSERT_TRUE(eth0.per_cpu_detail);
+  ASSERT_EQ(eth0.per_cpu.size(), kCpus);
+  EXPECT_EQ(eth0.per_cpu[3].skbs, 5u);
+  EXPECT_EQ(eth0.per_cpu[kCpus - 1].skbs, 7u);
+  ASSERT_EQ(result.spare_per_cpu.size(), 1u);
+  EXPECT_EQ(result.spare_per_cpu[0].size(), kCpus);
+  // The spread summary still sees each CPU: 7 on the busiest at the next poll.
+  packets[kCpus - 1] += 7;
+  packets[0] += 1;
+  contents.device_counters = {counters(kHost, 1, packets), counters(kHost, 2, packets)};
+  const PollResult next = step.run(contents, links, t0 + seconds(1));
+  EXPECT_EQ(series_named(next, "lo").busiest_packets, 7u);
+  EXPECT_EQ(series_named(next, "lo").per_cpu[0].skbs, 20u);
+}
+
 // Past max_series, the devices first read last fold, whole, into one series
 // per family; the sums stay exact, the choice holds from poll to poll, and a
 // warning is given at most once a minute.

@@ -25,6 +25,9 @@ DeviceCounters device(std::uint32_t netns, std::uint32_t ifindex, std::uint64_t 
 PollStepOptions host_options() {
   PollStepOptions options;
   options.host_netns_inum = kHost;
+  // Every device of the per-CPU class: the snapshot keeps each CPU's
+  // counts, which these tests read (the classes: poll_step_classes_test).
+  options.per_cpu.devices = PerCpuDevices::all;
   return options;
 }
 

@@ -56,6 +56,7 @@ class PollerNetnsBlocksTest : public ::testing::Test {
     PollerOptions options;
     options.namespaces = NamespaceMode::all;
     options.host_netns_inum = kHostNetns;
+    options.per_cpu.devices = PerCpuDevices::all;  // the snapshot keeps each CPU's counts
     const ProbeMaps maps{counters_, names_, totals_, nullptr,     kHostNetns, 0,
                          table_,    slots_, kBlocks, kBlockSlots, kTableSize, carried_};
     CarriedDevices carried;

@@ -45,6 +45,7 @@ class PollerTest : public ::testing::Test {
       totals_->put_array(slot, zeros);
     PollerOptions options;
     options.host_netns_inum = kHostNetns;
+    options.per_cpu.devices = PerCpuDevices::all;  // the snapshot keeps each CPU's counts
     poller_ = std::make_unique<Poller>(
         MapReader(ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0, nullptr, nullptr, 0,
                             1, 1},
