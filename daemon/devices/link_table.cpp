@@ -38,6 +38,15 @@ std::vector<std::uint32_t> LinkTable::apply(const LinkMessage& message) {
   return {};
 }
 
+void LinkTable::merge(const std::vector<LinkMessage>& dump) {
+  for (const auto& message : dump) {
+    if (message.kind != LinkMessage::Kind::link || message.ifindex == 0 || message.name.empty()) {
+      continue;
+    }
+    upsert(message);
+  }
+}
+
 std::vector<std::uint32_t> LinkTable::replace(const std::vector<LinkMessage>& dump) {
   std::unordered_set<std::uint32_t> present;
   for (const auto& message : dump) {

@@ -44,6 +44,9 @@ class LinkTable {
   std::vector<std::uint32_t> apply(const LinkMessage& message);
   // Replaces the view with a full dump; returns the ifindexes that are gone.
   std::vector<std::uint32_t> replace(const std::vector<LinkMessage>& dump);
+  // Adds and updates the links of a dump that may miss some (interrupted):
+  // removes none.
+  void merge(const std::vector<LinkMessage>& dump);
 
   const LinkView& view() const { return view_; }
 

@@ -91,7 +91,8 @@ LinkDump dump_links() {
       return dump;
     }
   }
-  dump.error = EINTR;  // links changed during every attempt
+  dump.error = 0;  // links changed during every attempt: the last one's links
+  dump.interrupted = true;
   return dump;
 }
 
@@ -126,10 +127,11 @@ LinkWatcher::LinkWatcher(LinkWatcherOptions options) : options_(std::move(option
   }
   {
     std::lock_guard lock(mutex_);
-    apply_removed(table_.replace(dump.links));
-    published_.reset();
-    ++resyncs_;
+    apply_dump(dump);
   }
+  // An interrupted first dump: the next one soon (else after resync_interval).
+  next_resync_ = std::chrono::steady_clock::now() +
+                 (dump.interrupted ? kResyncRetry : options_.resync_interval);
   thread_ = std::thread([this] { run(); });
 }
 
@@ -150,6 +152,25 @@ std::uint64_t LinkWatcher::resyncs() const {
   return resyncs_;
 }
 
+std::uint64_t LinkWatcher::interrupted_dumps() const {
+  std::lock_guard lock(mutex_);
+  return interrupted_dumps_;
+}
+
+void LinkWatcher::apply_dump(const LinkDump& dump) {
+  if (dump.interrupted) {
+    // Every link in it is live, but one that moved in the kernel's list may
+    // be missing: removing what it lacks could take a live device for gone
+    // (and its counts for a removed device's).
+    table_.merge(dump.links);
+    ++interrupted_dumps_;
+  } else {
+    apply_removed(table_.replace(dump.links));
+    ++resyncs_;
+  }
+  published_.reset();
+}
+
 void LinkWatcher::apply_removed(const std::vector<std::uint32_t>& gone) {
   if (!options_.on_removed) return;
   for (std::uint32_t ifindex : gone) options_.on_removed(ifindex);
@@ -164,10 +185,8 @@ bool LinkWatcher::resync() {
     return false;
   }
   std::lock_guard lock(mutex_);
-  apply_removed(table_.replace(dump.links));
-  published_.reset();
-  ++resyncs_;
-  return true;
+  apply_dump(dump);
+  return !dump.interrupted;
 }
 
 void LinkWatcher::drain_events() {
@@ -205,12 +224,11 @@ void LinkWatcher::drain_events() {
 }
 
 void LinkWatcher::run() {
-  next_resync_ = std::chrono::steady_clock::now() + options_.resync_interval;
   while (true) {
     const auto now = std::chrono::steady_clock::now();
     if (now >= next_resync_) {
-      // A failed dump (e.g. interrupted by changes every time during a burst)
-      // is retried soon: the view stays suspect until one succeeds.
+      // A failed or interrupted dump (links changed during every attempt, in
+      // a burst) is retried soon: the view stays suspect until one succeeds.
       next_resync_ = now + (resync() ? options_.resync_interval : kResyncRetry);
     }
     const auto wait =

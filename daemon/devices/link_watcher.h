@@ -40,6 +40,18 @@ struct LinkWatcherOptions {
   std::function<void(const std::string& message)> on_error;
 };
 
+// One RTM_GETLINK dump of this namespace's links; the errno when it failed.
+// `interrupted`: links changed during every attempt (NLM_F_DUMP_INTR, as
+// namespaces and pods are made by the hundred): `links` holds the last
+// attempt's, every one a live link, but a link that moved in the kernel's
+// list meanwhile may be missing.
+struct LinkDump {
+  std::vector<LinkMessage> links;
+  int error = 0;
+  bool interrupted = false;
+};
+LinkDump dump_links();
+
 class LinkWatcher {
  public:
   // Subscribes, dumps once, starts the thread. Throws LinkWatcherError.
@@ -53,10 +65,18 @@ class LinkWatcher {
   std::shared_ptr<const LinkView> view() const;
   // Full dumps done so far (the first included).
   std::uint64_t resyncs() const;
+  // Dumps interrupted at every attempt: their links were added to the view,
+  // none removed from it, and a full dump followed soon.
+  std::uint64_t interrupted_dumps() const;
 
  private:
   void run();
-  bool resync();  // false (and on_error) when the dump failed
+  // False when the dump failed (on_error) or was interrupted at every
+  // attempt (its links merged): either way, another is due soon.
+  bool resync();
+  // Applies a dump to the table: a complete one replaces it, an interrupted
+  // one is merged. Under mutex_.
+  void apply_dump(const LinkDump& dump);
   void drain_events();
   void apply_removed(const std::vector<std::uint32_t>& gone);
 
@@ -70,14 +90,8 @@ class LinkWatcher {
   LinkTable table_{sysfs_has_parent_device};
   mutable std::shared_ptr<const LinkView> published_;  // null: table_ changed since
   std::uint64_t resyncs_ = 0;
+  std::uint64_t interrupted_dumps_ = 0;
   std::thread thread_;
 };
-
-// One RTM_GETLINK dump of this namespace's links; the errno when it failed.
-struct LinkDump {
-  std::vector<LinkMessage> links;
-  int error = 0;
-};
-LinkDump dump_links();
 
 }  // namespace netif_rx

@@ -1,6 +1,7 @@
 // The link watcher against the real kernel, in a namespace of the test's own:
 // bursts of link events that overflow its socket (ENOBUFS) must still leave
-// its view exact, through the resync they trigger.
+// its view exact, through the resync they trigger; dumps interrupted by
+// churn must neither fail nor take a live link for gone.
 #include "devices/link_watcher.h"
 
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -163,6 +165,87 @@ TEST(LinkWatcherTest, StaysExactThroughBurstsThatOverflowItsSocket) {
     std::lock_guard lock(mutex);
     return std::includes(removed.begin(), removed.end(), live.begin(), live.end());
   }));
+}
+
+// Namespaces and pods made by the hundred change the links during every
+// attempt of a dump (NLM_F_DUMP_INTR). The watcher starts anyway, never
+// reports a failed listing, never takes a live link for gone (its counts
+// would be moved to the removed devices'), and ends exact once the churn stops.
+TEST(LinkWatcherTest, DumpsInterruptedByChurnNeitherFailNorRemoveLiveLinks) {
+  ASSERT_EQ(::geteuid(), 0U) << "the integration tests create links: run them as root";
+  TestNetwork network("nrx" + std::to_string(::getpid() % 100000) + "c");
+  const std::string netns = network.add_namespace("n");
+  const std::string p = network.prefix();
+  constexpr int kStablePairs = 300;  // a dump of several datagrams
+  std::vector<std::string> create;
+  std::set<std::string> expected{"lo"};
+  for (int i = 0; i < kStablePairs; ++i) {
+    const std::string name = p + std::to_string(i);
+    create.push_back("link add " + name + "a type veth peer name " + name + "b");
+    expected.insert(name + "a");
+    expected.insert(name + "b");
+  }
+  ASSERT_TRUE(ip_batch(netns, create));
+  // The churn: one pair added and deleted, over and over (bounded).
+  std::vector<std::string> churn;
+  for (int round = 0; round < 700; ++round) {
+    churn.push_back("link add " + p + "xa type veth peer name " + p + "xb");
+    churn.push_back("link del " + p + "xa");
+  }
+
+  std::mutex mutex;
+  std::set<std::uint32_t> removed;
+  std::vector<std::string> errors;
+  LinkWatcherOptions options;
+  options.resync_interval = std::chrono::milliseconds(20);  // dumps all through the churn
+  options.on_removed = [&](std::uint32_t ifindex) {
+    std::lock_guard lock(mutex);
+    removed.insert(ifindex);
+  };
+  options.on_error = [&](const std::string& message) {
+    std::lock_guard lock(mutex);
+    errors.push_back(message);
+  };
+  std::thread churner([&] { ip_batch(netns, churn); });
+  std::unique_ptr<LinkWatcher> watcher;
+  std::uint64_t interrupted = 0;
+  int started = 0;
+  // Watchers started during the churn: each one's first dump is likely
+  // interrupted.
+  for (int i = 0; i < 20; ++i) {
+    LinkWatcherOptions each = options;
+    each.resync_interval = std::chrono::hours(1);
+    each.on_removed = nullptr;
+    each.on_error = nullptr;
+    std::unique_ptr<LinkWatcher> one;
+    ASSERT_NO_THROW(one = watcher_in(netns, std::move(each)));
+    ASSERT_TRUE(one);
+    ++started;
+    interrupted += one->interrupted_dumps();
+    if (i == 0) watcher = watcher_in(netns, options);
+  }
+  churner.join();
+  ASSERT_TRUE(watcher);
+  std::set<std::uint32_t> stable;
+  const auto names = [&] {
+    std::set<std::string> out;
+    const auto view = watcher->view();
+    for (const auto& [ifindex, link] : *view) out.insert(link.name);
+    return out;
+  };
+  EXPECT_TRUE(eventually([&] { return names() == expected; })) << names().size() << " links";
+  for (const auto& [ifindex, link] : *watcher->view()) stable.insert(ifindex);
+  interrupted += watcher->interrupted_dumps();
+  std::printf(
+      "link dumps during churn: %llu complete, %llu interrupted at every attempt (and %d "
+      "watchers started)\n",
+      static_cast<unsigned long long>(watcher->resyncs()),
+      static_cast<unsigned long long>(interrupted), started);
+  std::lock_guard lock(mutex);
+  for (std::uint32_t ifindex : stable) {
+    EXPECT_FALSE(removed.count(ifindex)) << "live ifindex " << ifindex << " reported gone";
+  }
+  EXPECT_TRUE(errors.empty()) << errors.front();
 }
 
 }  // namespace

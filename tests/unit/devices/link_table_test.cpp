@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace netif_rx {
 namespace {
 
@@ -37,6 +39,24 @@ TEST(LinkTable, RemovalReportsTheIfindexAndAReusedIfindexIsANewInstance) {
   EXPECT_FALSE(table.view().count(5));
   table.apply(link(5, "veth0"));
   EXPECT_NE(table.view().at(5).instance, first);
+}
+
+// An interrupted dump adds and renames, and takes nothing away: a live link
+// it missed stays, with its instance.
+TEST(LinkTable, MergeAddsAndUpdatesButRemovesNothing) {
+  LinkTable table;
+  table.replace({link(1, "lo"), link(5, "veth0")});
+  const auto instance = table.view().at(5).instance;
+  table.merge({link(1, "lo"), link(7, "veth1"), link(5, "renamed")});
+  ASSERT_EQ(table.view().size(), 3u);
+  EXPECT_EQ(table.view().at(5).name, "renamed");
+  EXPECT_EQ(table.view().at(5).instance, instance);
+  EXPECT_EQ(table.view().at(7).name, "veth1");
+  table.merge({link(7, "veth1")});
+  EXPECT_EQ(table.view().size(), 3u);
+  auto gone = table.replace({link(1, "lo")});
+  std::sort(gone.begin(), gone.end());
+  EXPECT_EQ(gone, (std::vector<std::uint32_t>{5, 7}));
 }
 
 TEST(LinkTable, RemovalOfAnUnknownDeviceStillReportsIt) {
