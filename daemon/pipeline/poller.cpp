@@ -176,6 +176,11 @@ void Poller::publish(PollResult result) {
       [released = released_](Snapshot* done) { released->add(std::unique_ptr<Snapshot>(done)); });
   snapshot->cpus = present_cpus();
   if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
+  if (drops_) {
+    const std::size_t max_series = step_.options().max_series;
+    snapshot->drops = drops_(max_series > snapshot->series ? max_series - snapshot->series : 0);
+    snapshot->series += snapshot->drops.series_count();
+  }
   store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock
   for (const std::unique_ptr<Snapshot>& done : released_->take()) {
     for (DeviceSeries& device : done->devices) reader_.recycle(std::move(device.per_cpu));

@@ -39,6 +39,10 @@ using LinkViewSource = std::function<std::shared_ptr<const LinkView>()>;
 // per-device map (see BpfStatsReader).
 using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries)>;
 
+// Reads the drops on the receive path, given the series max_series leaves
+// to them (see build_drops_snapshot).
+using DropsSource = std::function<DropsSnapshot(std::size_t budget)>;
+
 class Poller {
  public:
   // `removals`: devices of this namespace that are gone (from the link
@@ -52,6 +56,10 @@ class Poller {
   // Puts the probe's own cost into each snapshot from now on. Optional; call
   // before start().
   void set_bpf_stats_source(BpfStatsSource source) { bpf_stats_ = std::move(source); }
+
+  // Puts the drops on the receive path into each snapshot from now on.
+  // Optional; call before start().
+  void set_drops_source(DropsSource source) { drops_ = std::move(source); }
 
   // Adds the counts carried over from a probe of another layout to every
   // poll from now on. Optional; call before start().
@@ -148,6 +156,7 @@ class Poller {
   std::vector<NetnsId> netns_wanted_;
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
+  DropsSource drops_;
   SnapshotStore& store_;
   std::shared_ptr<ReleasedSnapshots> released_ = std::make_shared<ReleasedSnapshots>();
   PollObserver& metrics_;

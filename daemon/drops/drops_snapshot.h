@@ -1,0 +1,39 @@
+// Drops on the receive path at one poll, as a scrape serves them
+// (netif_rx_drops_total, netif_rx_backlog_drops_total): plain data.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace netif_rx {
+
+// One device's drops for one reason, summed over CPUs; never 0.
+struct DropSeries {
+  std::uint32_t netns_inum = 0;
+  std::uint32_t netns_salt = 0;
+  std::string device;  // a label value (to_label_value)
+  std::string reason;  // the kernel's name without SKB_DROP_REASON_
+  std::uint64_t packets = 0;
+};
+
+// The drops of devices folded past max_series, for one reason.
+struct FoldedDrops {
+  std::string reason;
+  std::uint64_t packets = 0;
+};
+
+struct DropsSnapshot {
+  bool attached = false;            // false: no drop counter (the families are left out)
+  std::vector<DropSeries> series;   // sorted by (device, netns, reason)
+  std::vector<FoldedDrops> folded;  // sorted by reason
+  std::size_t folded_devices = 0;
+  // Drops of reason CPU_BACKLOG by the CPU that dropped them, every
+  // possible CPU (a CPU's series appear once it dropped one).
+  std::vector<std::uint64_t> backlog_per_cpu;
+  std::uint64_t untracked = 0;  // drops that found the map full
+  // The lines the two families take.
+  std::size_t series_count() const;
+};
+
+}  // namespace netif_rx
