@@ -119,10 +119,9 @@ void App::start() {
                                 {"netns_table", probe_->netns_table_fd()},
                                 {"netns_slots", probe_->netns_slots_fd()}},
       [control = bpf_stats_.get()] { return control->exporter_enabled(); });
-  if (drops_) {
+  if (drops_)
     stats_reader->add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
-    poller_->set_drops_source(drops_source(*drops_, self_metrics_));
-  }
+  poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
   poller_->set_bpf_stats_source([reader = std::move(stats_reader)](std::size_t device_entries) {
     return reader->read(device_entries);
   });

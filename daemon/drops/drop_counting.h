@@ -21,7 +21,10 @@ std::unique_ptr<DropProbe> attach_drop_counter(const Config& config, std::uint32
                                                const std::string& btf_path);
 
 // The poller's source of drops for `probe` (borrowed: it must outlive the
-// poller). A failed map read is counted in `metrics` as map_read.
-DropsSource drops_source(const DropProbe& probe, PollObserver& metrics);
+// poller; null: none). Where the probe has no CPU_BACKLOG (before 5.18, or
+// no probe), backlog drops per CPU come from /proc/net/softnet_stat (at
+// `softnet_path`). A failed map read is counted in `metrics` as map_read.
+DropsSource drops_source(const DropProbe* probe, PollObserver& metrics,
+                         std::string softnet_path = "/proc/net/softnet_stat");
 
 }  // namespace netif_rx

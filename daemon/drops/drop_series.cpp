@@ -21,6 +21,7 @@ DropsSnapshot build_drops_snapshot(const DropCounts& counts, const DropReasonTab
                                    std::size_t budget) {
   DropsSnapshot out;
   out.attached = true;
+  out.backlog = reasons.backlog.has_value();
   for (std::uint64_t drops : counts.untracked_per_cpu) out.untracked += drops;
   out.backlog_per_cpu.assign(counts.counted_per_cpu.size(), 0);
 

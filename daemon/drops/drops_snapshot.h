@@ -24,12 +24,18 @@ struct FoldedDrops {
 };
 
 struct DropsSnapshot {
-  bool attached = false;            // false: no drop counter (the families are left out)
+  // The drop counter is attached: netif_rx_drops_total and
+  // netif_rx_untracked_drops_total are served.
+  bool attached = false;
+  // backlog_per_cpu is known (netif_rx_backlog_drops_total is served): from
+  // the drop counter's CPU_BACKLOG (5.18+), else from softnet_stat.
+  bool backlog = false;
   std::vector<DropSeries> series;   // sorted by (device, netns, reason)
   std::vector<FoldedDrops> folded;  // sorted by reason
   std::size_t folded_devices = 0;
   // Drops of reason CPU_BACKLOG by the CPU that dropped them, every
-  // possible CPU (a CPU's series appear once it dropped one).
+  // possible CPU (a CPU's series appear once it dropped one); before 5.18,
+  // softnet_stat's dropped column, by the CPU whose backlog was full.
   std::vector<std::uint64_t> backlog_per_cpu;
   std::uint64_t untracked = 0;  // drops that found the map full
   // The lines the two families take.

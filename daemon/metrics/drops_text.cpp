@@ -13,7 +13,8 @@ constexpr std::string_view kDropsHelp =
 constexpr std::string_view kBacklog = "netif_rx_backlog_drops_total";
 constexpr std::string_view kBacklogHelp =
     "Packets dropped because a CPU's backlog queue was full (reason CPU_BACKLOG), by the CPU "
-    "that dropped them.";
+    "that dropped them (before Linux 5.18: /proc/net/softnet_stat's dropped column, 32-bit "
+    "wraps counted).";
 constexpr std::string_view kUntracked = "netif_rx_untracked_drops_total";
 constexpr std::string_view kUntrackedHelp =
     "Receive drops counted without a device or reason because the drop map was full.";
@@ -27,6 +28,16 @@ void append_value(std::string& out, std::uint64_t value) {
 }  // namespace
 
 void write_drops_text(std::string& out, const DropsSnapshot& drops, const RenderOptions& options) {
+  if (drops.backlog) {
+    append_family_header(out, kBacklog, kBacklogHelp, "counter");
+    for (std::size_t cpu = 0; cpu < drops.backlog_per_cpu.size(); ++cpu) {
+      if (drops.backlog_per_cpu[cpu] == 0) continue;
+      out.append(kBacklog).append("{cpu=\"");
+      append_integer(out, cpu);
+      out.append("\"}");
+      append_value(out, drops.backlog_per_cpu[cpu]);
+    }
+  }
   if (!drops.attached) return;
   append_family_header(out, kDrops, kDropsHelp, "counter");
   for (const DropSeries& series : drops.series) {
@@ -49,15 +60,6 @@ void write_drops_text(std::string& out, const DropsSnapshot& drops, const Render
     append_label(out, "reason", folded.reason);
     out.push_back('}');
     append_value(out, folded.packets);
-  }
-
-  append_family_header(out, kBacklog, kBacklogHelp, "counter");
-  for (std::size_t cpu = 0; cpu < drops.backlog_per_cpu.size(); ++cpu) {
-    if (drops.backlog_per_cpu[cpu] == 0) continue;
-    out.append(kBacklog).append("{cpu=\"");
-    append_integer(out, cpu);
-    out.append("\"}");
-    append_value(out, drops.backlog_per_cpu[cpu]);
   }
 
   append_family_header(out, kUntracked, kUntrackedHelp, "counter");

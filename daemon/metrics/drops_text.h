@@ -1,6 +1,7 @@
 // The drop families written as exposition text straight from a snapshot:
-// netif_rx_drops_total, netif_rx_backlog_drops_total and
-// netif_rx_untracked_drops_total, when the drop counter is attached.
+// netif_rx_backlog_drops_total when backlog drops are known, then
+// netif_rx_drops_total and netif_rx_untracked_drops_total when the drop
+// counter is attached.
 #pragma once
 
 #include <string>
