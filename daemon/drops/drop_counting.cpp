@@ -67,7 +67,8 @@ DropsSource drops_source(const DropProbe* probe, PollObserver& metrics, std::str
     log::info("backlog drops per CPU from softnet_stat (no CPU_BACKLOG drop reason before 5.18)",
               {{"path", softnet_path}});
   }
-  return [reader, softnet, probe, &metrics, path = std::move(softnet_path)](std::size_t budget) {
+  return [reader, softnet, probe, &metrics, path = std::move(softnet_path)](
+             std::size_t budget, const DeviceExported& exported) {
     // softnet_stat first: its CPUs' series count against the budget too.
     std::size_t softnet_lines = 0;
     if (softnet) {
@@ -87,7 +88,7 @@ DropsSource drops_source(const DropProbe* probe, PollObserver& metrics, std::str
         metrics.count_poll_error("map_read");
       }
       drops = build_drops_snapshot(counts, probe->reasons(),
-                                   budget > softnet_lines ? budget - softnet_lines : 0);
+                                   budget > softnet_lines ? budget - softnet_lines : 0, exported);
     }
     if (softnet) {
       drops.backlog = true;

@@ -10,7 +10,8 @@
 namespace netif_rx {
 
 std::size_t DropsSnapshot::series_count() const {
-  std::size_t count = series.size() + folded.size();
+  // netif_rx_untracked_drops_total is one series while the counter is attached.
+  std::size_t count = series.size() + folded.size() + (attached ? 1 : 0);
   for (std::uint64_t drops : backlog_per_cpu) {
     if (drops != 0) ++count;
   }
@@ -18,7 +19,7 @@ std::size_t DropsSnapshot::series_count() const {
 }
 
 DropsSnapshot build_drops_snapshot(const DropCounts& counts, const DropReasonTable& reasons,
-                                   std::size_t budget) {
+                                   std::size_t budget, const DeviceExported& exported) {
   DropsSnapshot out;
   out.attached = true;
   out.backlog = reasons.backlog.has_value();
@@ -37,11 +38,12 @@ DropsSnapshot build_drops_snapshot(const DropCounts& counts, const DropReasonTab
       for (std::size_t cpu = 0; cpu < entry.per_cpu.size(); ++cpu)
         out.backlog_per_cpu[cpu] += entry.per_cpu[cpu];
     }
+    const netif_rx_device_key device{entry.key.netns_inum, entry.key.ifindex, entry.key.netns_salt};
+    const auto name = counts.names.find(device);
+    if (exported && name != counts.names.end() && !exported(name->second)) continue;
     DropSeries series;
     series.netns_inum = entry.key.netns_inum;
     series.netns_salt = entry.key.netns_salt;
-    const netif_rx_device_key device{entry.key.netns_inum, entry.key.ifindex, entry.key.netns_salt};
-    const auto name = counts.names.find(device);
     series.device = name != counts.names.end() && !name->second.empty()
                         ? to_label_value(name->second)
                         : "(ifindex " + std::to_string(entry.key.ifindex) + ")";

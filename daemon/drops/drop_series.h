@@ -15,8 +15,10 @@ namespace netif_rx {
 // its reason; leaves out zeros. When the series would pass `budget` (what
 // max_series leaves after the other data families), whole devices, the last
 // in the order, fold into one series per reason. Backlog drops by CPU are
-// never folded and count against the budget first.
+// never folded and count against the budget first. Devices whose recorded
+// name `exported` (when set) refuses are left out, as the data families
+// leave them out; their backlog drops stay in the CPUs' counts.
 DropsSnapshot build_drops_snapshot(const DropCounts& counts, const DropReasonTable& reasons,
-                                   std::size_t budget);
+                                   std::size_t budget, const DeviceExported& exported = {});
 
 }  // namespace netif_rx

@@ -3,10 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace netif_rx {
+
+// devices.include / devices.exclude: true when the device of this raw
+// kernel name is exported.
+using DeviceExported = std::function<bool(std::string_view name)>;
 
 // One device's drops for one reason, summed over CPUs; never 0.
 struct DropSeries {
@@ -38,7 +44,7 @@ struct DropsSnapshot {
   // softnet_stat's dropped column, by the CPU whose backlog was full.
   std::vector<std::uint64_t> backlog_per_cpu;
   std::uint64_t untracked = 0;  // drops that found the map full
-  // The lines the two families take.
+  // The lines the three families take.
   std::size_t series_count() const;
 };
 

@@ -40,8 +40,10 @@ using LinkViewSource = std::function<std::shared_ptr<const LinkView>()>;
 using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries)>;
 
 // Reads the drops on the receive path, given the series max_series leaves
-// to them (see build_drops_snapshot).
-using DropsSource = std::function<DropsSnapshot(std::size_t budget)>;
+// to them (see build_drops_snapshot)
+// and which devices are exported (devices.include / devices.exclude).
+using DropsSource =
+    std::function<DropsSnapshot(std::size_t budget, const DeviceExported& exported)>;
 
 class Poller {
  public:
@@ -143,6 +145,7 @@ class Poller {
   std::function<void()> on_thread_start_;
   LinkViewSource host_links_;
   PollStep step_;
+  DeviceFilter drops_filter_;                         // options_.devices, for the drops' devices
   std::vector<netif_rx_counters> persisted_removed_;  // as last written to the map
   CarriedDevices carried_;
   bool read_every_slot_ = true;              // the first read: see read_maps

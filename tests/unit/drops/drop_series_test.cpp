@@ -49,16 +49,16 @@ TEST(DropsSnapshot, SumsOverCpusNamesAndLeavesZerosOut) {
   EXPECT_EQ(drops.backlog_per_cpu, (std::vector<std::uint64_t>{2, 7}));
   EXPECT_EQ(drops.untracked, 3U);
   EXPECT_TRUE(drops.folded.empty());
-  EXPECT_EQ(drops.series_count(), 6U);
+  EXPECT_EQ(drops.series_count(), 4U + 2U + 1U);  // and the untracked drops
 }
 
 TEST(DropsSnapshot, DevicesPastTheBudgetFoldWholeIntoOneSeriesPerReason) {
   DropCounts more = counts();
   more.entries.push_back(entry(12, 4, 3, {1, 1}));
   more.names[{12, 4, 0}] = "zz";
-  // 5 series and 2 backlog CPUs: past 6, so room is kept for one folded
-  // series per reason (3), which leaves 1.
-  const DropsSnapshot drops = build_drops_snapshot(more, reasons(), 2 + 3 + 1);
+  // 5 series, 2 backlog CPUs and the untracked drops: past 7, so room is
+  // kept for one folded series per reason (3), which leaves 1.
+  const DropsSnapshot drops = build_drops_snapshot(more, reasons(), 1 + 2 + 3 + 1);
   ASSERT_EQ(drops.series.size(), 1U);
   EXPECT_EQ(drops.series[0].device, "(ifindex 9)");
   EXPECT_EQ(drops.folded_devices, 3U);
@@ -69,7 +69,7 @@ TEST(DropsSnapshot, DevicesPastTheBudgetFoldWholeIntoOneSeriesPerReason) {
   EXPECT_EQ(drops.folded[1].packets, 9U + 2U);
   EXPECT_EQ(drops.folded[2].reason, "SOCKET_RCVBUFF");
   EXPECT_EQ(drops.folded[2].packets, 1U);
-  EXPECT_LE(drops.series_count(), 6U);
+  EXPECT_LE(drops.series_count(), 7U);
   // Totals stay exact.
   std::uint64_t sum = 0;
   for (const auto& series : drops.series) sum += series.packets;
@@ -81,6 +81,14 @@ TEST(DropsSnapshot, NoBudgetFoldsEveryDevice) {
   const DropsSnapshot drops = build_drops_snapshot(counts(), reasons(), 0);
   EXPECT_TRUE(drops.series.empty());
   EXPECT_EQ(drops.folded_devices, 3U);
+}
+
+TEST(DropsSnapshot, DevicesTheFiltersLeaveOutHaveNoSeriesTheirBacklogDropsStay) {
+  const DropsSnapshot drops = build_drops_snapshot(
+      counts(), reasons(), 1000, [](std::string_view name) { return name != "eth0"; });
+  for (const DropSeries& series : drops.series) EXPECT_NE(series.device, "eth0");
+  EXPECT_EQ(drops.series.size(), 2U);
+  EXPECT_EQ(drops.backlog_per_cpu, (std::vector<std::uint64_t>{2, 7}));
 }
 
 TEST(DropsText, WritesTheThreeFamiliesWithEscapedLabels) {
