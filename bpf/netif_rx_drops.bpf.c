@@ -79,10 +79,10 @@ static __always_inline __u32 drop_netns_salt(struct net_device *dev, __u32 netns
 		return 0;
 	if (bpf_core_field_exists(dev->nd_net.net->net_cookie) &&
 	    bpf_core_field_size(dev->nd_net.net->net_cookie) == 8)
-		return (__u32)BPF_CORE_READ(dev, nd_net.net, net_cookie);
+		return (__u32)dev->nd_net.net->net_cookie;
 	if (!bpf_core_field_exists(dev->nd_net.net->hash_mix))
 		return 0;
-	return BPF_CORE_READ(dev, nd_net.net, hash_mix);
+	return dev->nd_net.net->hash_mix;
 }
 
 static __noinline int count_new_entry(struct netif_rx_drop_key *key, struct net_device *dev)
@@ -126,15 +126,17 @@ int BPF_PROG(netif_rx_drops, struct sk_buff *skb, void *location, int reason)
 		return 0;
 	if (!(rx_reasons[word] & (1ULL << (value % 64))))
 		return 0;
-	dev = BPF_CORE_READ(skb, dev);
+	/* BTF-typed loads (tp_btf): a pointer that is not a device's reads
+	 * as 0 rather than faulting, as a probe read would. */
+	dev = skb->dev;
 	if (!dev)
 		return 0;
-	if (value != backlog_reason && BPF_CORE_READ(skb, skb_iif) == 0)
+	if (value != backlog_reason && skb->skb_iif == 0)
 		return 0;
-	key.netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
+	key.netns_inum = dev->nd_net.net->ns.inum;
 	if (!count_all_namespaces && key.netns_inum != host_netns_inum)
 		return 0;
-	key.ifindex = BPF_CORE_READ(dev, ifindex);
+	key.ifindex = dev->ifindex;
 	/* Not a device: UDP keeps its own scratch data in the union that
 	 * holds skb->dev once a datagram is queued to its socket (an skb
 	 * freed from the queue later names no device), and the reads fail. */
