@@ -54,9 +54,21 @@ DropsSnapshot build_drops_snapshot(const DropCounts& counts, const DropReasonTab
     all.push_back(std::move(series));
   }
   std::sort(all.begin(), all.end(), [](const DropSeries& a, const DropSeries& b) {
-    return std::tie(a.device, a.netns_inum, a.netns_salt, a.reason) <
-           std::tie(b.device, b.netns_inum, b.netns_salt, b.reason);
+    return std::tie(a.device, a.netns_inum, a.reason) < std::tie(b.device, b.netns_inum, b.reason);
   });
+  // One series per label set: a device deleted and made again under its
+  // name (another ifindex), or a reused namespace inode (another salt),
+  // adds to the series of that name.
+  std::vector<DropSeries> merged;
+  for (DropSeries& series : all) {
+    if (!merged.empty() && merged.back().device == series.device &&
+        merged.back().netns_inum == series.netns_inum && merged.back().reason == series.reason) {
+      merged.back().packets += series.packets;
+      continue;
+    }
+    merged.push_back(std::move(series));
+  }
+  all = std::move(merged);
 
   // The budget: backlog by CPU first, then a series per reason for the
   // folded devices (at most one per reason seen), then whole devices.
@@ -70,10 +82,10 @@ DropsSnapshot build_drops_snapshot(const DropCounts& counts, const DropReasonTab
 
   std::map<std::string, std::uint64_t> folded;
   for (std::size_t i = 0; i < all.size();) {
-    // One device: the run of series with its (device, netns, salt).
+    // One device: the run of series with its (device, netns).
     std::size_t end = i + 1;
     while (end < all.size() && all[end].device == all[i].device &&
-           all[end].netns_inum == all[i].netns_inum && all[end].netns_salt == all[i].netns_salt)
+           all[end].netns_inum == all[i].netns_inum)
       ++end;
     const std::size_t lines = end - i;
     if (fits || (folded.empty() && lines <= left)) {

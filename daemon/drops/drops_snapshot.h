@@ -36,7 +36,7 @@ struct DropsSnapshot {
   // backlog_per_cpu is known (netif_rx_backlog_drops_total is served): from
   // the drop counter's CPU_BACKLOG (5.18+), else from softnet_stat.
   bool backlog = false;
-  std::vector<DropSeries> series;   // sorted by (device, netns, reason)
+  std::vector<DropSeries> series;   // sorted by (device, netns, reason), each once
   std::vector<FoldedDrops> folded;  // sorted by reason
   std::size_t folded_devices = 0;
   // Drops of reason CPU_BACKLOG by the CPU that dropped them, every

@@ -91,6 +91,21 @@ TEST(DropsSnapshot, DevicesTheFiltersLeaveOutHaveNoSeriesTheirBacklogDropsStay) 
   EXPECT_EQ(drops.backlog_per_cpu, (std::vector<std::uint64_t>{2, 7}));
 }
 
+TEST(DropsSnapshot, ADeviceMadeAgainUnderItsNameAddsToItsSeries) {
+  DropCounts counts;
+  counts.counted_per_cpu = {0};
+  counts.untracked_per_cpu = {0};
+  // eth0 at ifindex 2, deleted; eth0 again at ifindex 5; and a reused
+  // inode's eth0 (another salt).
+  counts.entries = {entry(10, 2, 3, {4}), entry(10, 5, 3, {6}), {{10, 2, 99, 3}, {1}}};
+  counts.names[{10, 2, 0}] = "eth0";
+  counts.names[{10, 5, 0}] = "eth0";
+  counts.names[{10, 2, 99}] = "eth0";
+  const DropsSnapshot drops = build_drops_snapshot(counts, reasons(), 1000);
+  ASSERT_EQ(drops.series.size(), 1U);
+  EXPECT_EQ(drops.series[0].packets, 11U);
+}
+
 TEST(DropsText, WritesTheThreeFamiliesWithEscapedLabels) {
   const DropsSnapshot drops = build_drops_snapshot(counts(), reasons(), 1000);
   std::string out;
