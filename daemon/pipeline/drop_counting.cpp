@@ -1,4 +1,4 @@
-#include "drops/drop_counting.h"
+#include "pipeline/drop_counting.h"
 
 #include <fcntl.h>
 #include <unistd.h>
