@@ -139,15 +139,16 @@ CheckResult check_drop_reasons(const CliOptions& cli) {
   if (counted == 0) {
     return {false, false,
             what +
-                ": this kernel has no drop reasons (Linux 5.17): netif_rx_drops_total and "
-                "netif_rx_backlog_drops_total are left out",
-            "upgrade the kernel to 5.17 or later (5.18 for backlog drops); meanwhile "
-            "/proc/net/softnet_stat's second column counts backlog drops per CPU"};
+                ": this kernel has no drop reasons (Linux 5.17): netif_rx_drops_total is left "
+                "out; netif_rx_backlog_drops_total comes from /proc/net/softnet_stat",
+            "upgrade the kernel to 5.17 or later for drops by reason (5.18 for backlog drops by "
+            "the CPU that dropped them)"};
   }
   return {true, false,
           what + " (" + std::to_string(counted) + " receive-path reasons in the kernel's BTF; " +
               (table.backlog ? "backlog drops per CPU as CPU_BACKLOG)"
-                             : "no CPU_BACKLOG before Linux 5.18: no backlog drops per CPU)"),
+                             : "no CPU_BACKLOG before Linux 5.18: backlog drops per CPU from "
+                               "/proc/net/softnet_stat)"),
           ""};
 }
 
