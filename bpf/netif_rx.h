@@ -178,6 +178,32 @@ struct netif_rx_device_name {
 	char name[NETIF_RX_NAME_LEN];
 };
 
+/* Drops on the receive path (netif_rx_drops.bpf.c at skb:kfree_skb, Linux >=
+ * 5.17: the tracepoint carries the drop reason). A second object, loaded
+ * beside the probe and never pinned: its maps start from zero with each
+ * exporter. The reasons counted are the receive path's, chosen by the daemon
+ * from the running kernel's BTF (enum skb_drop_reason, whose values differ
+ * between kernels) and handed to the program as a bitmap of reason values
+ * below NETIF_RX_DROP_REASONS. */
+#define NETIF_RX_DROP_REASONS 512
+#define NETIF_RX_DROP_REASON_WORDS (NETIF_RX_DROP_REASONS / 64)
+/* Capacity of the drop map (device x reason entries) and of its name map. */
+#define NETIF_RX_MAX_DROP_ENTRIES 8192
+
+/* A device (as struct netif_rx_device_key: namespace, ifindex, salt) and a
+ * drop reason (the kernel's enum skb_drop_reason value). Four u32 words. */
+struct netif_rx_drop_key {
+	__u32 netns_inum;
+	__u32 ifindex;
+	__u32 netns_salt;
+	__u32 reason;
+};
+
+/* Slots of the `drop_totals` map (a per-CPU array). */
+#define NETIF_RX_DROP_SLOT_COUNTED 0   /* every drop the program counted */
+#define NETIF_RX_DROP_SLOT_UNTRACKED 1 /* drops that got no entry: a map was full */
+#define NETIF_RX_DROP_TOTALS_SLOTS 2
+
 /* Packets the counters stand for: each skb, and each packet merged into one. */
 static inline __u64 netif_rx_packets(const struct netif_rx_counters *counters)
 {
@@ -200,5 +226,7 @@ NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_control) == 16,
 		       "the control value never changes: two u64 words");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
 		       "device name is IFNAMSIZ bytes");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_drop_key) == 16,
+		       "drop key is four u32 words, no padding");
 
 #endif /* NETIF_RX_H */

@@ -27,6 +27,8 @@
       deviceBusiestCpuShare: 0.9,
       // Packets per second above which a device counts as busy (NetifRxDeviceCpuImbalance).
       deviceBusyPackets: 50000,
+      // Backlog drops per second on one CPU above which NetifRxBacklogDrops fires.
+      backlogDrops: 1,
     },
   },
 }

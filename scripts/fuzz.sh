@@ -12,7 +12,7 @@ shift || true
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
   targets=(http_response exposition link_messages config web_config basic_auth duration
-    bundle_config owner_files)
+    bundle_config owner_files softnet_stat)
 build=${FUZZ_BUILD_DIR:-build/fuzz}
 
 cmake -S tests/fuzz -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug >/dev/null

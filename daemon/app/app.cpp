@@ -24,6 +24,7 @@
 #include "metrics/snapshot_collector.h"
 #include "owners/node_scan.h"
 #include "pipeline/counting_pipeline.h"
+#include "pipeline/drop_counting.h"
 #include "pipeline/netns_attributor.h"
 #include "pipeline/poller.h"
 #include "probe/netns_salt.h"
@@ -108,17 +109,22 @@ void App::start() {
   self_metrics_.set_probe_attached(true);
   self_metrics_.set_probe_attach_time(probe_->attach_time_seconds());
   self_metrics_.set_probe_adopted(probe_->adopted());
-  poller_->set_bpf_stats_source(
-      [reader = std::make_shared<BpfStatsReader>(
-           probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),
-           std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
-                                     {"device_names", probe_->device_names_fd()},
-                                     {"probe_totals", probe_->probe_totals_fd()},
-                                     {"host_counters", probe_->host_counters_fd()},
-                                     {"netns_table", probe_->netns_table_fd()},
-                                     {"netns_slots", probe_->netns_slots_fd()}},
-           [control = bpf_stats_.get()] { return control->exporter_enabled(); })](
-          std::size_t device_entries) { return reader->read(device_entries); });
+  drops_ = attach_drop_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
+  auto stats_reader = std::make_shared<BpfStatsReader>(
+      probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),
+      std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
+                                {"device_names", probe_->device_names_fd()},
+                                {"probe_totals", probe_->probe_totals_fd()},
+                                {"host_counters", probe_->host_counters_fd()},
+                                {"netns_table", probe_->netns_table_fd()},
+                                {"netns_slots", probe_->netns_slots_fd()}},
+      [control = bpf_stats_.get()] { return control->exporter_enabled(); });
+  if (drops_)
+    stats_reader->add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
+  poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
+  poller_->set_bpf_stats_source([reader = std::move(stats_reader)](std::size_t device_entries) {
+    return reader->read(device_entries);
+  });
   if (notifier_ && notifier_->watchdog()) {
     const Notifier* notifier = notifier_;
     poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
@@ -258,6 +264,7 @@ void App::stop() {
     log::debug("link watcher stopped");
   }
   bpf_stats_.reset();
+  drops_.reset();
   if (probe_) {
     self_metrics_.set_probe_attached(false);
     probe_.reset();

@@ -19,6 +19,7 @@
 namespace netif_rx {
 
 class Probe;
+class DropProbe;
 class LinkWatcher;
 class BpfStatsControl;
 class Poller;
@@ -87,6 +88,9 @@ class App {
   // poller reads; it only queues the devices it saw go, for the poller), then
   // the probe.
   std::unique_ptr<Probe> probe_;
+  // The drop counter (null when the kernel has no drop reasons): read by
+  // the poller, detached after it.
+  std::unique_ptr<DropProbe> drops_;
   std::unique_ptr<LinkWatcher> links_;
   // The statistics' descriptor or sampling helper (read by the poller).
   std::unique_ptr<BpfStatsControl> bpf_stats_;

@@ -13,6 +13,7 @@
 #include "app/kernel_requirement.h"
 #include "config/config.h"
 #include "devices/netns.h"
+#include "drops/drop_reasons.h"
 #include "owners/netns_file.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
@@ -126,6 +127,31 @@ CheckResult check_netns_salt(const CliOptions& cli, const Config& config) {
   return {false, false, what + ": " + support.detail, "check --bpf.btf-path"};
 }
 
+// Drops with reasons (skb:kfree_skb's reason, Linux 5.17; CPU_BACKLOG 5.18).
+CheckResult check_drop_reasons(const CliOptions& cli) {
+  const std::string what = "receive drops by reason";
+  std::string error;
+  const auto enumerators = read_drop_reason_enum(cli.btf_path, error);
+  if (!enumerators) return {false, false, what + ": " + error, "check --bpf.btf-path"};
+  const DropReasonTable table = drop_reason_table(*enumerators);
+  std::size_t counted = 0;
+  for (bool each : table.counted) counted += each ? 1 : 0;
+  if (counted == 0) {
+    return {false, false,
+            what +
+                ": this kernel has no drop reasons (Linux 5.17): netif_rx_drops_total is left "
+                "out; netif_rx_backlog_drops_total comes from /proc/net/softnet_stat",
+            "upgrade the kernel to 5.17 or later for drops by reason (5.18 for backlog drops by "
+            "the CPU that dropped them)"};
+  }
+  return {true, false,
+          what + " (" + std::to_string(counted) + " receive-path reasons in the kernel's BTF; " +
+              (table.backlog ? "backlog drops per CPU as CPU_BACKLOG)"
+                             : "no CPU_BACKLOG before Linux 5.18: backlog drops per CPU from "
+                               "/proc/net/softnet_stat)"),
+          ""};
+}
+
 }  // namespace
 
 int run_check(const CliOptions& cli) {
@@ -160,6 +186,7 @@ int run_check(const CliOptions& cli) {
   for (auto& result : check_probe(cli, config)) results.push_back(std::move(result));
   results.push_back(check_statistics(config));
   results.push_back(check_netns_salt(cli, config));
+  results.push_back(check_drop_reasons(cli));
   for (const auto& text : cli.listen_addresses) {
     try {
       check_can_listen(parse_listen_address(text));

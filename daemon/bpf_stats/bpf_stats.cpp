@@ -59,28 +59,50 @@ BpfStatsReader::BpfStatsReader(int program_fd, std::string program_name, AttachM
   last_.attach_type = attach_type_;
 }
 
+namespace {
+
+// Updates `last` from the kernel's bpf_prog_info; on an error it keeps the
+// figures of the last successful read.
+void read_program(int program_fd, BpfProgramStats& last) {
+  bpf_prog_info info{};
+  __u32 length = sizeof info;
+  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) == 0) {
+    last.id = info.id;
+    char tag[2 * BPF_TAG_SIZE + 1] = {};
+    for (int i = 0; i < BPF_TAG_SIZE; ++i) std::snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
+    last.tag = tag;
+    last.run_time_ns = info.run_time_ns;
+    last.run_count = info.run_cnt;
+    // recursion_misses exists since 5.12; an older kernel leaves it 0.
+    last.recursion_misses = info.recursion_misses;
+  } else {
+    log::warn("reading a program's info failed",
+              {{"program", last.name}, {"err", std::strerror(errno)}});
+  }
+}
+
+}  // namespace
+
+void BpfStatsReader::add_program(int program_fd, std::string program_name, AttachMode attach_type) {
+  OtherProgram other;
+  other.fd = program_fd;
+  other.last.name = std::move(program_name);
+  other.last.attach_type = attach_type;
+  others_.push_back(std::move(other));
+}
+
 BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries) {
   BpfStatsSnapshot out;
   out.valid = true;
   out.stats_enabled =
       (exporter_enabled_ && exporter_enabled_()) || sysctl_stats_enabled(sysctl_path_);
 
-  bpf_prog_info info{};
-  __u32 length = sizeof info;
-  if (bpf_obj_get_info_by_fd(program_fd_, &info, &length) == 0) {
-    last_.id = info.id;
-    char tag[2 * BPF_TAG_SIZE + 1] = {};
-    for (int i = 0; i < BPF_TAG_SIZE; ++i) std::snprintf(tag + 2 * i, 3, "%02x", info.tag[i]);
-    last_.tag = tag;
-    last_.run_time_ns = info.run_time_ns;
-    last_.run_count = info.run_cnt;
-    // recursion_misses exists since 5.12; an older kernel leaves it 0.
-    last_.recursion_misses = info.recursion_misses;
-  } else {
-    log::warn("reading a program's info failed",
-              {{"program", program_name_}, {"err", std::strerror(errno)}});
-  }
+  read_program(program_fd_, last_);
   out.programs.push_back(last_);
+  for (OtherProgram& other : others_) {
+    read_program(other.fd, other.last);
+    out.programs.push_back(other.last);
+  }
 
   for (std::size_t i = 0; i < maps_.size(); ++i) {
     // Arrays always hold max_entries keys; the hash maps hold what the poll

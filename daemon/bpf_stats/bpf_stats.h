@@ -26,6 +26,10 @@ class BpfStatsReader {
                  std::vector<BpfMapHandle> maps, std::function<bool()> exporter_enabled,
                  std::string sysctl_path = "/proc/sys/kernel/bpf_stats_enabled");
 
+  // Reads another program of ours too (the drop counter): `program_fd` is
+  // borrowed. Call before the first read.
+  void add_program(int program_fd, std::string program_name, AttachMode attach_type);
+
   // One reading. `device_entries` is the number of keys the poll just read
   // from the per-device maps (device_counters, device_names: same keys).
   // Errors leave the figures of the last successful read.
@@ -41,6 +45,11 @@ class BpfStatsReader {
   std::function<bool()> exporter_enabled_;
   std::string sysctl_path_;
   BpfProgramStats last_;
+  struct OtherProgram {
+    int fd = -1;
+    BpfProgramStats last;
+  };
+  std::vector<OtherProgram> others_;
 };
 
 // True when the sysctl file at `path` holds 1.

@@ -3,6 +3,7 @@
 #include <prometheus/text_serializer.h>
 
 #include "metrics/bpf_exposition.h"
+#include "metrics/drops_text.h"
 #include "metrics/netns_info_exposition.h"
 #include "metrics/snapshot_text.h"
 
@@ -22,6 +23,7 @@ std::vector<prometheus::MetricFamily> snapshot_families(const Snapshot& snapshot
 void write_snapshot_exposition(std::string& out, const Snapshot& snapshot,
                                const RenderOptions& options, const NetnsInfoTable* owners) {
   write_snapshot_text(out, snapshot, options, owners);
+  write_drops_text(out, snapshot.drops, options);
   out.append(prometheus::TextSerializer().Serialize(render_bpf_stats(snapshot.bpf)));
   if (owners && options.netns_label) write_netns_info_text(out, snapshot, *owners);
 }

@@ -60,6 +60,7 @@ Poller::Poller(MapReader reader, PollerOptions options, LinkViewSource host_link
       options_(std::move(options)),
       host_links_(std::move(host_links)),
       step_(options_),
+      drops_filter_(options_.devices),
       removals_(removals ? std::move(removals) : std::make_shared<RemovalQueue>()),
       store_(store),
       metrics_(metrics) {
@@ -176,6 +177,13 @@ void Poller::publish(PollResult result) {
       [released = released_](Snapshot* done) { released->add(std::unique_ptr<Snapshot>(done)); });
   snapshot->cpus = present_cpus();
   if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
+  if (drops_) {
+    const std::size_t max_series = step_.options().max_series;
+    snapshot->drops =
+        drops_(max_series > snapshot->series ? max_series - snapshot->series : 0,
+               [this](std::string_view name) { return drops_filter_.exported(name); });
+    snapshot->series += snapshot->drops.series_count();
+  }
   store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock
   for (auto& per_cpu : result.spare_per_cpu) reader_.recycle(std::move(per_cpu));
   for (const std::unique_ptr<Snapshot>& done : released_->take()) {
@@ -191,6 +199,7 @@ void Poller::apply_pending_reload() {
   }
   if (!reloaded) return;
   options_.devices = reloaded->devices;
+  drops_filter_ = DeviceFilter(options_.devices);
   options_.stale_after = reloaded->stale_after;
   options_.per_cpu = reloaded->per_cpu;
   options_.max_series = reloaded->max_series;

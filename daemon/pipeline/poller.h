@@ -39,6 +39,12 @@ using LinkViewSource = std::function<std::shared_ptr<const LinkView>()>;
 // per-device map (see BpfStatsReader).
 using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries)>;
 
+// Reads the drops on the receive path, given the series max_series leaves
+// to them (see build_drops_snapshot)
+// and which devices are exported (devices.include / devices.exclude).
+using DropsSource =
+    std::function<DropsSnapshot(std::size_t budget, const DeviceExported& exported)>;
+
 class Poller {
  public:
   // `removals`: devices of this namespace that are gone (from the link
@@ -52,6 +58,10 @@ class Poller {
   // Puts the probe's own cost into each snapshot from now on. Optional; call
   // before start().
   void set_bpf_stats_source(BpfStatsSource source) { bpf_stats_ = std::move(source); }
+
+  // Puts the drops on the receive path into each snapshot from now on.
+  // Optional; call before start().
+  void set_drops_source(DropsSource source) { drops_ = std::move(source); }
 
   // Adds the counts carried over from a probe of another layout to every
   // poll from now on. Optional; call before start().
@@ -135,6 +145,7 @@ class Poller {
   std::function<void()> on_thread_start_;
   LinkViewSource host_links_;
   PollStep step_;
+  DeviceFilter drops_filter_;                         // options_.devices, for the drops' devices
   std::vector<netif_rx_counters> persisted_removed_;  // as last written to the map
   CarriedDevices carried_;
   bool read_every_slot_ = true;              // the first read: see read_maps
@@ -148,6 +159,7 @@ class Poller {
   std::vector<NetnsId> netns_wanted_;
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
+  DropsSource drops_;
   SnapshotStore& store_;
   std::shared_ptr<ReleasedSnapshots> released_ = std::make_shared<ReleasedSnapshots>();
   PollObserver& metrics_;

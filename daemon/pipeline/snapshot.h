@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bpf_stats/bpf_stats_data.h"
+#include "drops/drops_snapshot.h"
 #include "netif_rx.h"
 #include "probe/map_reader.h"
 
@@ -56,6 +57,9 @@ struct Snapshot {
   // counts, a CPU that left (hot unplugged) too.
   std::vector<unsigned> cpus;
   BpfStatsSnapshot bpf;  // the probe's own cost, read on the same poll
+  // Drops on the receive path (the drop counter's, when it is attached),
+  // read on the same poll; their series are in `series`.
+  DropsSnapshot drops;
 };
 
 }  // namespace netif_rx

@@ -36,6 +36,14 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
             expr: 'vector(%s)' % number($._config.thresholds.deviceBusyPackets),
           },
           {
+            comment:: |||
+              Packets per second dropped because one CPU's backlog queue was full (netdev_max_backlog)
+              above which NetifRxBacklogDrops fires.
+            |||,
+            record: 'netif_rx_exporter:backlog_drops:threshold',
+            expr: 'vector(%s)' % number($._config.thresholds.backlogDrops),
+          },
+          {
             section:: 'derived series',
             comment:: |||
               CPU cores that the probe consumes on a node. The kernel only counts run time while BPF
@@ -291,6 +299,21 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
               runbook_url: $._config.runbookURLPattern % std.asciiLower('NetifRxDeviceCpuImbalance'),
               summary: '{{ $labels.device }} on {{ $labels.instance }}: {{ $value | humanizePercentage }} of its packets are processed on one CPU.',
               description: "For 15 minutes one CPU of {{ $labels.instance }} has processed more than the configured share (netif_rx_exporter:device_busiest_cpu_share:threshold) of the packets received by {{ $labels.device }} while it was busy (netif_rx_exporter:device_busy_packets:threshold). That CPU's softirq work limits the device's throughput: check RSS/RPS and IRQ affinity.",
+            },
+          },
+          {
+            alert: 'NetifRxBacklogDrops',
+            expr: |||
+              sum by (job, instance, cpu) (rate(netif_rx_backlog_drops_total{%(netifRxSelector)s}[5m]))
+              > on () group_left ()
+              netif_rx_exporter:backlog_drops:threshold
+            ||| % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('NetifRxBacklogDrops'),
+              summary: 'CPU {{ $labels.cpu }} of {{ $labels.instance }} drops {{ $value | humanize }} received packets per second: its backlog queue is full.',
+              description: 'For 15 minutes CPU {{ $labels.cpu }} of {{ $labels.instance }} has dropped more received packets per second than netif_rx_exporter:backlog_drops:threshold because its backlog queue (net.core.netdev_max_backlog) was full (netif_rx_backlog_drops_total, reason CPU_BACKLOG). Packets handed to that CPU by RPS/RFS, veth or loopback arrive faster than its softirq processes them.',
             },
           },
         ],

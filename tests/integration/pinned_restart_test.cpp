@@ -98,7 +98,11 @@ class ScrapeWatch {
                 // counting, which each restart's handover replaces.
                 if (name.rfind("netif_rx_", 0) != 0 || name.rfind("netif_rx_exporter_", 0) == 0 ||
                     name.rfind("netif_rx_bpf_", 0) == 0 ||
-                    name == "netif_rx_busiest_cpu_packets_total" || name.size() < 6 ||
+                    name == "netif_rx_busiest_cpu_packets_total" ||
+                    // The drop counter is not pinned: its counts start at
+                    // zero with each exporter (a counter reset).
+                    name == "netif_rx_drops_total" || name == "netif_rx_backlog_drops_total" ||
+                    name == "netif_rx_untracked_drops_total" || name.size() < 6 ||
                     name.compare(name.size() - 6, 6, "_total") != 0) {
                   continue;
                 }
@@ -152,10 +156,13 @@ double packets_of(const Series& series, const std::string& device) {
 
 double metric(const Series& series, const std::string& name) { return sum_where(series, name, {}); }
 
-// The id of the program that counts (netif_rx_bpf_program_info's id label).
+// The id of the program that counts (netif_rx_bpf_program_info's id label;
+// the drop counter, loaded anew by every exporter, is not it).
 std::string program_id(const Series& series) {
   for (const auto& [key, value] : series) {
-    if (metric_of(key) == "netif_rx_bpf_program_info") return labels_of(key)["id"];
+    if (metric_of(key) == "netif_rx_bpf_program_info" &&
+        labels_of(key)["program"] != "netif_rx_drops")
+      return labels_of(key)["id"];
   }
   return "";
 }

@@ -19,7 +19,7 @@ scrape() { curl -s -m 10 "http://127.0.0.1:$port/metrics"; }
 # series NAME: the value of the first series of NAME, whatever its labels.
 series() { scrape | awk -v n="$1" '$1 == n || index($1, n "{") == 1 { print $2; exit }'; }
 # program_id: the id of the program that counts (netif_rx_bpf_program_info's id label).
-program_id() { scrape | sed -n 's/^netif_rx_bpf_program_info{.*id="\([0-9]*\)".*/\1/p' | head -n 1; }
+program_id() { scrape | grep -E 'program="netif_rx_(btf|tp)"' | sed -n 's/^netif_rx_bpf_program_info{.*id="\([0-9]*\)".*/\1/p' | head -n 1; }
 # dpkg with its progress in /tmp/dpkg.log, shown only on failure.
 quiet_dpkg() { dpkg "$@" >>/tmp/dpkg.log 2>&1 || { tail -n 20 /tmp/dpkg.log; return 1; }; }
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
