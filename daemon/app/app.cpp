@@ -100,9 +100,8 @@ void App::start() {
   start_http(std::move(addresses), std::move(systemd_sockets));
 
   step(notifier_, starting_, "loading and attaching the probe");
-  CountingPipeline pipeline =
-      build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_,
-                              PinOptions{cli_.pin_path, cli_.keep_pins, cli_.fd_store});
+  CountingPipeline pipeline = build_counting_pipeline(config_, cli_.btf_path, store_, self_metrics_,
+                                                      PinOptions{cli_.pin_path, cli_.fd_store});
   probe_ = std::move(pipeline.probe);
   links_ = std::move(pipeline.links);
   poller_ = std::move(pipeline.poller);

@@ -42,6 +42,11 @@ void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
 
 int run_daemon(const CliOptions& cli) {
   const Notifier notifier = Notifier::from_environment();
+  if (cli.deprecated_keep_pins) {
+    log::warn(
+        "--bpf.keep-pins is deprecated and does nothing: with --bpf.pin-path every stop keeps "
+        "the pins; netif_rx_exporter unpin removes them");
+  }
 
   // 1. Configuration: any mistake ends here, before anything loads.
   Config config;

@@ -7,6 +7,7 @@
 #include "app/check_command.h"
 #include "app/daemon_command.h"
 #include "app/logging.h"
+#include "app/unpin_command.h"
 #include "cli/cli.h"
 #include "top/top_command.h"
 #include "util/build_info.h"
@@ -37,6 +38,8 @@ int run(int argc, char** argv) {
       return run_check(cli);
     case Command::top:
       return run_top(cli);
+    case Command::unpin:
+      return run_unpin(cli);
     case Command::serve:
       break;
   }

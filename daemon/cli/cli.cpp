@@ -67,9 +67,12 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
       options.command = Command::top;
       options.command_args.assign(args.begin() + 1, args.end());
       first = args.size();
+    } else if (args[0] == "unpin") {
+      options.command = Command::unpin;
+      first = 1;
     } else {
       throw CliError("unknown command '" + args[0] +
-                     "'; the commands are check and top (see --help)");
+                     "'; the commands are check, top and unpin (see --help)");
     }
   }
   parse_flags(args, first,
@@ -78,15 +81,16 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
                 {"-h", [&] { options.show_help = true; }},
                 {"--version", [&] { options.show_version = true; }},
                 {"--web.systemd-socket", [&] { options.systemd_socket = true; }},
-                {"--bpf.keep-pins", [&] { options.keep_pins = true; }},
+                {"--bpf.keep-pins", [&] { options.deprecated_keep_pins = true; }},
                 {"--bpf.fd-store", [&] { options.fd_store = true; }}},
                [](const std::string& name) {
                  return "unknown flag '" + name + "'; see --help for the flags";
                }});
   if (options.listen_addresses.empty()) options.listen_addresses.push_back(kDefaultListenAddress);
-  if (options.keep_pins && options.pin_path.empty()) {
+  if (options.command == Command::unpin && options.pin_path.empty()) {
     throw CliError(
-        "--bpf.keep-pins needs --bpf.pin-path (the directory where the probe is pinned)");
+        "unpin needs --bpf.pin-path (the directory where the probe is pinned, such as "
+        "/sys/fs/bpf/netif_rx_exporter)");
   }
   return options;
 }
@@ -95,6 +99,7 @@ std::string usage_text() {
   return R"(usage: netif_rx_exporter [<flags>]
        netif_rx_exporter check [<flags>]
        netif_rx_exporter top [<top flags>]  (see: netif_rx_exporter top --help)
+       netif_rx_exporter unpin --bpf.pin-path=DIR
 
 Prometheus exporter of received packets per network device and CPU, counted by
 an eBPF probe on the kernel tracepoint net:netif_receive_skb.
@@ -103,6 +108,10 @@ Commands:
   (none)                       Run the exporter.
   check                        Check this machine's requirements (with fixes).
   top                          Packets per device and CPU, in the terminal.
+  unpin                        Remove the probe pinned at --bpf.pin-path: it
+                               detaches and its counts are gone (for an
+                               uninstall; refused while an exporter runs on
+                               those pins).
 
 Flags:
   -h, --help                   Show this help and exit.
@@ -129,12 +138,12 @@ Flags:
       --bpf.pin-path=DIR       Pin the probe (its link and maps) under DIR,
                                on a BPF filesystem, so that it counts while
                                the exporter is down and the next exporter
-                               goes on from the same counts (default: not
-                               pinned; the chart uses
-                               /sys/fs/bpf/netif_rx_exporter).
-      --bpf.keep-pins          A clean stop leaves the pins for the next
-                               exporter (default: a clean stop removes them
-                               and the probe detaches).
+                               goes on from the same counts. Every stop
+                               (SIGTERM, SIGINT, a crash) leaves the pins;
+                               'unpin' removes them (default: not pinned;
+                               the chart uses /sys/fs/bpf/netif_rx_exporter).
+      --bpf.keep-pins          Deprecated, does nothing: with --bpf.pin-path
+                               the pins are always kept.
       --bpf.fd-store           Under systemd: keep the probe in the unit's
                                file-descriptor store (FileDescriptorStoreMax=),
                                so that a restart of the service goes on from

@@ -18,6 +18,7 @@ enum class Command {
   serve,  // the daemon (no command word)
   check,  // preflight: what this machine lacks to run the exporter
   top,    // the terminal view; its own flags are in command_args
+  unpin,  // removes the probe pinned at --bpf.pin-path: it detaches
 };
 
 struct CliOptions {
@@ -33,9 +34,12 @@ struct CliOptions {
   std::string log_format = "logfmt";
   std::string btf_path = kDefaultBtfPath;
   // --bpf.pin-path: a directory on a BPF filesystem where the probe is
-  // pinned across restarts; empty: not pinned.
+  // pinned across restarts (kept on every stop; `unpin` removes it); empty:
+  // not pinned.
   std::string pin_path;
-  bool keep_pins = false;  // --bpf.keep-pins: a clean stop leaves the pins
+  // --bpf.keep-pins, deprecated: the pins are kept anyway. Accepted so that
+  // older units and charts still start, with a warning.
+  bool deprecated_keep_pins = false;
   // --bpf.fd-store: the probe kept in systemd's file-descriptor store.
   bool fd_store = false;
   bool show_version = false;

@@ -20,6 +20,11 @@ class PinLock {
   // Creates `directory` if missing (its parent must exist), checks that it
   // is on a BPF filesystem and locks it. Throws ProbeError.
   static PinLock acquire(const std::string& directory);
+  // For removing the pins (`unpin`): locks `directory` when it exists
+  // (nullopt when it does not), never creating it. Throws ProbeError when it
+  // is not on a BPF filesystem, or when an exporter holds the lock (naming
+  // its pid): pins in use are never removed.
+  static std::optional<PinLock> acquire_existing(const std::string& directory);
 
  private:
   explicit PinLock(UniqueFd fd) : fd_(std::move(fd)) {}

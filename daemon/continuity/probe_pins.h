@@ -84,13 +84,6 @@ class ProbePins {
   // ProbeError.
   void replace(bpf_object* object, int program_fd, int link_fd);
 
-  // Unpins everything, the control map too (the probe detaches once its last
-  // descriptor closes).
-  void remove() {
-    store_->remove_control();
-    store_->remove();
-  }
-
   // The other layouts kept beside this one, and what is kept for one.
   std::vector<std::string> other_layouts() const { return store_->other_layouts(); }
   std::vector<std::pair<std::string, UniqueFd>> take_layout(const std::string& layout) {

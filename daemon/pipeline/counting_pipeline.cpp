@@ -34,7 +34,6 @@ CountingPipeline build_counting_pipeline(const Config& config, const std::string
   CountingPipeline pipeline;
   ProbeOptions probe_options = probe_options_for(config, *host_netns, btf_path);
   probe_options.pin_path = pins.path;
-  probe_options.keep_pins = pins.keep;
   probe_options.fd_store = pins.fd_store;
   pipeline.probe = Probe::load(probe_options);
 

@@ -27,11 +27,10 @@ struct CountingPipeline {
   ~CountingPipeline();
 };
 
-// Where the probe is pinned across restarts (ProbeOptions::pin_path,
-// keep_pins and fd_store); an empty path and no fd_store: not pinned.
+// Where the probe is pinned across restarts (ProbeOptions::pin_path and
+// fd_store); an empty path and no fd_store: not pinned.
 struct PinOptions {
   std::string path;
-  bool keep = false;
   bool fd_store = false;  // ProbeOptions::fd_store
 };
 

@@ -94,12 +94,13 @@ Probe::~Probe() {
         {{"program", program_name_}});
     return;
   }
-  if (pins_ && keep_pins_) {
-    log::info("keeping the probe pinned: it goes on counting until an exporter adopts it",
-              {{"program", program_name_}, {"path", pins_->where()}});
+  if (pins_) {
+    log::info(
+        "keeping the probe pinned: it goes on counting until an exporter adopts it "
+        "(netif_rx_exporter unpin removes it)",
+        {{"program", program_name_}, {"path", pins_->where()}});
     return;
   }
-  if (pins_) pins_->remove();
   log::info("detaching probe", {{"program", program_name_}});
 }
 
@@ -264,7 +265,6 @@ Takeover take_over(const ProbeOptions& options, ProbePins& pins) {
 }  // namespace
 
 void Probe::set_common(const ProbeOptions& options, unsigned possible_cpus) {
-  keep_pins_ = options.keep_pins;
   host_slots_ = host_slots_for(options.max_devices);
   host_netns_inum_ = options.host_netns_inum;
   netns_blocks_ = options.netns_blocks;

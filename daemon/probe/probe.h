@@ -28,11 +28,10 @@ struct ProbeOptions {
   AttachMode attach = AttachMode::automatic;
   std::string btf_path = "/sys/kernel/btf/vmlinux";
   // A directory on a BPF filesystem where the probe is pinned, so that it
-  // outlives the process (ProbePins); empty: not pinned.
+  // outlives the process (ProbePins): destroying the probe (a clean stop)
+  // leaves the pins, which the next exporter adopts; only `unpin`
+  // (continuity/pin_removal.h) removes them. Empty: not pinned.
   std::string pin_path;
-  // Leave the pins when the probe is destroyed (a clean stop): the next
-  // exporter adopts them. Otherwise they are removed and the probe detaches.
-  bool keep_pins = false;
   // Keep the probe in systemd's file-descriptor store (ServicePinStore): a
   // restart of the service adopts it, a stop of the unit detaches it. A
   // pin_path wins over it.
@@ -100,9 +99,8 @@ class Probe {
   // What a loaded and an adopted probe take alike from the options.
   void set_common(const ProbeOptions& options, unsigned possible_cpus);
 
-  // Destroyed last: the pins are removed (or kept) before the lock goes.
+  // Destroyed last: the lock goes once the probe's own descriptors are closed.
   std::optional<ProbePins> pins_;
-  bool keep_pins_ = false;
   std::unique_ptr<netif_rx_bpf, SkeletonDeleter> skeleton_;
   std::string program_name_;
   AttachMode attach_mode_ = AttachMode::tp_btf;

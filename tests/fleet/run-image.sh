@@ -117,7 +117,7 @@ expect "the exporter's logfmt log" bash -c "'${podman[0]}' --runtime runc --cgro
 if [[ -n $BPF_MOUNT ]]; then
   attached=$(awk '/^netif_rx_exporter_probe_attach_time_seconds / { print $2 }' "$work/metrics.txt")
   "${podman[@]}" stop -t 10 "$container" >/dev/null
-  expect "podman stop left the pins (--bpf.keep-pins) and the control map" \
+  expect "podman stop left the pins (--bpf.pin-path alone) and the control map" \
     bash -c 'test -e "$1"/v*/link -a -e "$1"/control' _ "$work/bpffs/netif_rx_exporter"
   taskset -c 0 ip netns exec "$ns" bash -c "for _ in \$(seq 30); do echo x >/dev/udp/$host_ip/9; done"
   run[3]="netif-rx-test-$$-again"

@@ -106,9 +106,9 @@ bool ExporterProcess::wait_ready(int timeout_ms) {
   return false;
 }
 
-int ExporterProcess::stop(int timeout_ms) {
+int ExporterProcess::stop_with(int signal, int timeout_ms) {
   if (pid_ <= 0) return -1;
-  ::kill(pid_, SIGTERM);
+  ::kill(pid_, signal);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   int status = 0;
   while (std::chrono::steady_clock::now() < deadline) {

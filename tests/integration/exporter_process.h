@@ -1,6 +1,7 @@
 // The real netif_rx_exporter binary, started as a user would start it.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <string>
@@ -33,7 +34,9 @@ class ExporterProcess {
   // busy machine; how fast a release build stops is the e2e test's concern.
   bool wait_ready(int timeout_ms = 30000);
   // SIGTERM and wait; returns the exit code (-1 when it had to be killed).
-  int stop(int timeout_ms = 10000);
+  int stop(int timeout_ms = 10000) { return stop_with(SIGTERM, timeout_ms); }
+  // The same with another signal of a clean stop (SIGINT).
+  int stop_with(int signal, int timeout_ms = 10000);
   // SIGKILL and wait: a crash, nothing of the exporter's own teardown runs.
   void kill_hard();
 

@@ -142,8 +142,7 @@ TEST_P(HandoverFlip, AnEventBothProgramsTakeForTheirsIsCountedOnce) {
   const std::string pin_path = "--bpf.pin-path=" + bpffs.pin_path();
 
   // The old exporter counts a burst, then dies: its program goes on counting.
-  auto exporter = std::make_unique<ExporterProcess>(
-      config, std::vector<std::string>{pin_path, "--bpf.keep-pins"});
+  auto exporter = std::make_unique<ExporterProcess>(config, std::vector<std::string>{pin_path});
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   ASSERT_EQ(send_and_settle(*exporter, ns, pair, kBurst), kBurst) << exporter->log();
   exporter->kill_hard();

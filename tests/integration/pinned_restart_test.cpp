@@ -1,13 +1,15 @@
 // The probe pinned across restarts (--bpf.pin-path): a steady stream of
-// packets through a test veth while the exporter is stopped (keeping its
-// pins) and killed, again and again. Each new exporter hands the counting over
+// packets through a test veth while the exporter is stopped (every clean stop
+// keeps its pins) and killed, again and again. Each new exporter hands the counting over
 // to its own program; every packet is counted exactly once, no counter ever
 // goes down, and the probe's attach time stays. An exporter of another
 // layout (a test build with a map more) takes the counting over the same way
 // and carries the counts into its own maps, and back. Also: the single owner
-// of a pin directory, and pins that are not the exporter's.
+// of a pin directory, pins that are not the exporter's, and `unpin`, the one
+// way the pins are removed.
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <mutex>
 #include <thread>
 
+#include "command.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
 #include "netif_rx.h"
@@ -206,14 +209,29 @@ class PinnedRestartTest : public ::testing::Test {
                                      "probe cannot be tested; the kernel needs CONFIG_BPF_SYSCALL";
   }
 
-  // `binary`: another build of the exporter (empty: the one under test).
-  std::unique_ptr<ExporterProcess> start(bool keep_pins, const std::string& config = kConfig,
+  // With --bpf.pin-path alone, as a user starts it. `binary`: another build
+  // of the exporter (empty: the one under test).
+  std::unique_ptr<ExporterProcess> start(const std::string& config = kConfig,
                                          const std::string& binary = "") {
     std::vector<std::string> flags{"--bpf.pin-path=" + bpffs_.pin_path()};
-    if (keep_pins) flags.emplace_back("--bpf.keep-pins");
     auto exporter =
         std::make_unique<ExporterProcess>(config, flags, "", std::vector<std::string>{}, binary);
     return exporter;
+  }
+
+  // `netif_rx_exporter unpin --bpf.pin-path=...`, as an uninstall runs it.
+  CommandResult unpin() const {
+    return run_command({NETIF_RX_EXPORTER_BINARY, "unpin", "--bpf.pin-path=" + bpffs_.pin_path()});
+  }
+
+  // A clean stop keeps the pins; unpin removes them all.
+  void expect_stop_keeps_pins_and_unpin_removes_them(ExporterProcess& exporter) {
+    ASSERT_EQ(exporter.stop(), 0) << exporter.log();
+    EXPECT_NE(exporter.log().find("keeping the probe pinned"), std::string::npos) << exporter.log();
+    EXPECT_TRUE(std::filesystem::exists(bpffs_.layout_dir() + "/link"));
+    const CommandResult removed = unpin();
+    EXPECT_EQ(removed.exit_code, 0) << removed.output;
+    EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path())) << removed.output;
   }
 
   // A one-entry array map named `map_name` pinned at `directory`/`file`, not
@@ -227,7 +245,7 @@ class PinnedRestartTest : public ::testing::Test {
     ASSERT_EQ(bpf_obj_pin(fd, foreign.c_str()), 0);
     ::close(fd);
 
-    auto exporter = start(false);
+    auto exporter = start();
     EXPECT_FALSE(exporter->wait_ready());
     EXPECT_NE(exporter->log().find("refusing the pin " + foreign), std::string::npos)
         << exporter->log();
@@ -246,7 +264,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   const VethPair gone_while_down = network.add_veth_pair("h2", "", "a2", ns, 2);
 
   ScrapeWatch watch;
-  auto exporter = start(true);
+  auto exporter = start();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   watch.watch(exporter->port());
   const double attach_time =
@@ -282,8 +300,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
     }
     if (restart == 0) network.delete_link("", gone_while_down.a.name);
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // down: the probe counts alone
-    // The last one removes the pins when it stops (the default).
-    exporter = start(restart + 1 < kRestarts);
+    exporter = start();
     ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
     watch.watch(exporter->port());
     const Series series = exporter->scrape();
@@ -310,7 +327,7 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   watch.stop();
   const double counted = packets_of(settled, stream_pair.a.name);
   std::printf(
-      "pinned restarts (%d, SIGTERM with --bpf.keep-pins and kill -9 in turn): sent %lld, "
+      "pinned restarts (%d, SIGTERM and kill -9 in turn): sent %lld, "
       "counted %.0f, longest scrape gap %lld ms over %d scrapes\n",
       kRestarts, sent, counted, static_cast<long long>(watch.longest_gap().count()),
       watch.scrapes());
@@ -322,9 +339,126 @@ TEST_F(PinnedRestartTest, RestartsLoseNoPacketAndCountNoneTwice) {
   expect_every_packet_accounted_for(settled);
   (void)final_series;
 
-  // A clean stop without --bpf.keep-pins removes the pins: the probe detaches.
-  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
+}
+
+// The restart a new user tries (issue #37): --bpf.pin-path alone, 1,000
+// datagrams, SIGTERM (what docker restart, podman restart and kill send),
+// 1,000 more while no exporter runs, a new exporter: it shows all 2,000; then
+// the same with SIGINT (Ctrl-C). The pins stay on every clean stop.
+TEST_F(PinnedRestartTest, ACleanStopWithThePinPathAloneKeepsTheCounts) {
+  TestNetwork network("nrk" + std::to_string(::getpid() % 100000));
+  const std::string ns = network.add_namespace("a");
+  const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
+  constexpr int kBurst = 1000;
+  const auto send_burst = [&] {
+    ASSERT_EQ(send_udp(ns, 0, pair.a.address, kBurst, kPayloadBytes), kBurst);
+  };
+  const auto counted_once_settled = [&](ExporterProcess& exporter, int expected) {
+    scrape_until(
+        exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= expected; },
+        kScrapeWaitMs);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // an overshoot would show
+    return packets_of(exporter.scrape(), pair.a.name);
+  };
+
+  auto exporter = start();
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  ASSERT_NO_FATAL_FAILURE(send_burst());
+  ASSERT_EQ(counted_once_settled(*exporter, kBurst), kBurst) << exporter->log();
+
+  int expected = kBurst;
+  for (const int stop_signal : {SIGTERM, SIGINT}) {
+    const char* name = stop_signal == SIGTERM ? "SIGTERM" : "SIGINT";
+    ASSERT_EQ(exporter->stop_with(stop_signal), 0) << name << "\n" << exporter->log();
+    EXPECT_NE(exporter->log().find("keeping the probe pinned"), std::string::npos)
+        << name << "\n"
+        << exporter->log();
+    ASSERT_TRUE(std::filesystem::exists(bpffs_.layout_dir() + "/link")) << name;
+    ASSERT_NO_FATAL_FAILURE(send_burst());  // while no exporter runs
+    expected += kBurst;
+
+    exporter = start();
+    ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+    EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
+    const double counted = counted_once_settled(*exporter, expected);
+    std::printf("--bpf.pin-path alone, %s, %d datagrams while down: sent %d, exported %.0f\n", name,
+                kBurst, expected, counted);
+    EXPECT_EQ(counted, expected) << name << "\n" << exporter->log();
+    if (stop_signal == SIGTERM) {
+      ASSERT_NO_FATAL_FAILURE(send_burst());  // the adopted probe counts on
+      expected += kBurst;
+      EXPECT_EQ(counted_once_settled(*exporter, expected), expected) << exporter->log();
+    }
+  }
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
+}
+
+// unpin removes what the exporter pinned and the probe detaches: its program
+// is unloaded, packets after it are counted by nothing, and the next exporter
+// starts from zero. While an exporter runs on the pins it refuses, in one
+// line naming the exporter, and touches nothing. With nothing pinned it says
+// so and succeeds (an uninstall may run it twice).
+TEST_F(PinnedRestartTest, UnpinDetachesTheProbeAndRefusesWhileAnExporterRuns) {
+  TestNetwork network("nru" + std::to_string(::getpid() % 100000));
+  const std::string ns = network.add_namespace("a");
+  const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
+
+  const CommandResult nothing = unpin();
+  EXPECT_EQ(nothing.exit_code, 0) << nothing.output;
+  EXPECT_EQ(nothing.output, "nothing pinned at " + bpffs_.pin_path() + "\n");
   EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+
+  auto exporter = start();
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  ASSERT_EQ(send_udp(ns, 0, pair.a.address, 100, kPayloadBytes), 100);
+  scrape_until(
+      *exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= 100; }, kScrapeWaitMs);
+  const std::string program = program_id(exporter->scrape());
+  ASSERT_NE(program, "") << exporter->log();
+
+  const CommandResult refused = unpin();
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_EQ(refused.output, "netif_rx_exporter: error: an exporter (pid " +
+                                std::to_string(exporter->pid()) + ") runs on the probe pinned at " +
+                                bpffs_.pin_path() + ": stop it first, then unpin\n");
+  EXPECT_TRUE(std::filesystem::exists(bpffs_.layout_dir() + "/link"));
+  EXPECT_TRUE(std::filesystem::exists(bpffs_.pin_path() + "/control"));
+  EXPECT_EQ(packets_of(exporter->scrape(), pair.a.name), 100) << exporter->log();
+
+  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
+  const CommandResult removed = unpin();
+  EXPECT_EQ(removed.exit_code, 0) << removed.output;
+  EXPECT_EQ(removed.output, "removed the probe pinned at " + bpffs_.pin_path() + " (control, v" +
+                                std::to_string(NETIF_RX_PIN_LAYOUT) +
+                                "): it is detached and its counts are gone\n");
+  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  // Its last reference gone, the program is unloaded (freed after an RCU
+  // grace period): nothing counts any more.
+  bool unloaded = false;
+  for (int i = 0; i < 100 && !unloaded; ++i) {
+    const int fd = bpf_prog_get_fd_by_id(static_cast<std::uint32_t>(std::stoul(program)));
+    unloaded = fd < 0;
+    if (fd >= 0) ::close(fd);
+    if (!unloaded) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(unloaded) << "program " << program << " is still loaded after unpin";
+
+  ASSERT_EQ(send_udp(ns, 0, pair.a.address, 50, kPayloadBytes), 50);  // counted by nothing
+  exporter = start();
+  ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
+  const Series fresh = exporter->scrape();
+  EXPECT_EQ(metric(fresh, "netif_rx_exporter_probe_adopted"), 0) << exporter->log();
+  EXPECT_EQ(packets_of(fresh, pair.a.name), 0) << exporter->log();
+  ASSERT_EQ(send_udp(ns, 0, pair.a.address, 30, kPayloadBytes), 30);
+  scrape_until(
+      *exporter, [&](const Series& s) { return packets_of(s, pair.a.name) >= 30; }, kScrapeWaitMs);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double counted = packets_of(exporter->scrape(), pair.a.name);
+  std::printf("unpin: 100 before, 50 after unpin (no exporter), 30 with a new one: exported %.0f\n",
+              counted);
+  EXPECT_EQ(counted, 30) << exporter->log();
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
 }
 
 // The classic tracepoint's twin hands over the same way (its perf-event link
@@ -333,20 +467,19 @@ TEST_F(PinnedRestartTest, ClassicTracepointHandsOverWithoutLoss) {
   TestNetwork network("nrq" + std::to_string(::getpid() % 100000));
   const std::string ns = network.add_namespace("a");
   const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
-  const auto start_twin = [this](bool keep_pins) {
+  const auto start_twin = [this] {
     std::vector<std::string> flags{"--bpf.pin-path=" + bpffs_.pin_path()};
-    if (keep_pins) flags.emplace_back("--bpf.keep-pins");
     return std::make_unique<ExporterProcess>("poll_interval: 100ms\nattach: tracepoint\n", flags,
                                              "", with_tracefs());
   };
 
-  auto exporter = start_twin(true);
+  auto exporter = start_twin();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   const std::string first_program = program_id(exporter->scrape());
   PacketStream stream(ns, pair.a.address);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
-  exporter = start_twin(false);
+  exporter = start_twin();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long long sent = stream.stop();
@@ -362,8 +495,7 @@ TEST_F(PinnedRestartTest, ClassicTracepointHandsOverWithoutLoss) {
   EXPECT_NE(program_id(settled), first_program);
   EXPECT_NE(exporter->log().find("counting handed over"), std::string::npos) << exporter->log();
   EXPECT_NE(exporter->log().find("program=netif_rx_tp"), std::string::npos) << exporter->log();
-  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
-  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
 }
 
 // An exporter that died between the handover's write of the control map and
@@ -375,7 +507,7 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
   const std::string ns = network.add_namespace("a");
   const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
 
-  auto exporter = start(true);
+  auto exporter = start();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   auto stream = std::make_unique<PacketStream>(ns, pair.a.address);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -396,7 +528,7 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
   ASSERT_EQ(bpf_map_update_elem(control, &key, &entry, BPF_ANY), 0);
   ::close(control);
 
-  exporter = start(false);
+  exporter = start();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   const Series adopted = exporter->scrape();
   EXPECT_EQ(metric(adopted, "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
@@ -410,8 +542,7 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
       kScrapeWaitMs);
   EXPECT_EQ(packets_of(settled, pair.a.name), static_cast<double>(first_sent + second_sent))
       << exporter->log();
-  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
-  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
 }
 
 // Exporters of two layouts in turn (this build and the next layout's, whose
@@ -433,7 +564,7 @@ TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
   const std::string next_layout = "v" + std::to_string(NETIF_RX_PIN_LAYOUT + 1);
 
   ScrapeWatch watch;
-  auto exporter = start(true, config);
+  auto exporter = start(config);
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   watch.watch(exporter->port());
   const double attach_time =
@@ -465,7 +596,7 @@ TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
       ASSERT_EQ(exporter->stop(), 0) << exporter->log();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // down: the probe counts alone
-    exporter = start(i + 1 < steps.size(), config, step.binary);
+    exporter = start(config, step.binary);
     ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
     watch.watch(exporter->port());
     const std::string log = exporter->log();
@@ -505,15 +636,14 @@ TEST_F(PinnedRestartTest, ALayoutChangeCarriesTheCountsOverAndBack) {
   EXPECT_GE(metric(settled, "netif_rx_removed_packets_total"), 200);
   expect_every_packet_accounted_for(settled);
 
-  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
-  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
 }
 
 // A replacement pin an exporter staged (link_staged) and did not rename over
 // the live one, because it died between the two: the next exporter removes
 // it and adopts the pins as they are.
 TEST_F(PinnedRestartTest, AStagedPinLeftBehindIsRemoved) {
-  auto exporter = start(true);
+  auto exporter = start();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   ASSERT_EQ(exporter->stop(), 0) << exporter->log();
   const std::string staged = bpffs_.layout_dir() + "/link_staged";
@@ -522,25 +652,23 @@ TEST_F(PinnedRestartTest, AStagedPinLeftBehindIsRemoved) {
   ASSERT_EQ(bpf_obj_pin(link, staged.c_str()), 0);
   ::close(link);
 
-  exporter = start(false);
+  exporter = start();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
   EXPECT_FALSE(std::filesystem::exists(staged));
   EXPECT_NE(exporter->log().find("removing a pin staged"), std::string::npos) << exporter->log();
-  ASSERT_EQ(exporter->stop(), 0) << exporter->log();
-  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
 }
 
 TEST_F(PinnedRestartTest, SecondExporterOnTheSamePinsFailsNamingTheFirst) {
-  auto first = start(false);
+  auto first = start();
   ASSERT_TRUE(first->wait_ready()) << first->log();
-  auto second = start(false);
+  auto second = start();
   EXPECT_FALSE(second->wait_ready());
   EXPECT_NE(second->log().find("another exporter (pid " + std::to_string(first->pid()) + ")"),
             std::string::npos)
       << second->log();
-  EXPECT_EQ(first->stop(), 0) << first->log();
-  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  expect_stop_keeps_pins_and_unpin_removes_them(*first);
 }
 
 // Pins of another layout (an exporter of another version): never read,
@@ -554,14 +682,13 @@ TEST_F(PinnedRestartTest, AnotherLayoutIsRemovedAndCountingStartsAfresh) {
   ASSERT_EQ(bpf_obj_pin(fd, (other_layout + "/probe_totals").c_str()), 0);
   ::close(fd);
 
-  auto exporter = start(false);
+  auto exporter = start();
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();
   EXPECT_EQ(metric(exporter->scrape(), "netif_rx_exporter_probe_adopted"), 0);
   EXPECT_NE(exporter->log().find("removing the pins of another layout"), std::string::npos)
       << exporter->log();
   EXPECT_FALSE(std::filesystem::exists(other_layout));
-  EXPECT_EQ(exporter->stop(), 0) << exporter->log();
-  EXPECT_FALSE(std::filesystem::exists(bpffs_.pin_path()));
+  expect_stop_keeps_pins_and_unpin_removes_them(*exporter);
 }
 
 TEST_F(PinnedRestartTest, ForeignPinsAreRefusedAndLeftAlone) {

@@ -21,20 +21,51 @@ TEST(Cli, Defaults) {
   EXPECT_EQ(options.log_format, "logfmt");
   EXPECT_EQ(options.btf_path, "/sys/kernel/btf/vmlinux");
   EXPECT_EQ(options.pin_path, "");  // not pinned unless asked
-  EXPECT_FALSE(options.keep_pins);
+  EXPECT_FALSE(options.deprecated_keep_pins);
   EXPECT_FALSE(options.show_help);
   EXPECT_FALSE(options.show_version);
 }
 
 TEST(Cli, PinsTheProbeOnlyWhereAsked) {
+  const CliOptions options = parse_cli({"--bpf.pin-path=/sys/fs/bpf/netif_rx_exporter"});
+  EXPECT_EQ(options.command, Command::serve);
+  EXPECT_EQ(options.pin_path, "/sys/fs/bpf/netif_rx_exporter");
+  EXPECT_FALSE(options.fd_store);
+  EXPECT_TRUE(parse_cli({"--bpf.fd-store"}).fd_store);
+}
+
+// --bpf.keep-pins is what a pin path does anyway: still accepted (older
+// units and charts pass it), marked for the warning, with or without a path.
+TEST(Cli, KeepPinsIsADeprecatedNoOp) {
   const CliOptions options =
       parse_cli({"--bpf.pin-path=/sys/fs/bpf/netif_rx_exporter", "--bpf.keep-pins"});
   EXPECT_EQ(options.pin_path, "/sys/fs/bpf/netif_rx_exporter");
-  EXPECT_TRUE(options.keep_pins);
-  EXPECT_FALSE(options.fd_store);
-  EXPECT_TRUE(parse_cli({"--bpf.fd-store"}).fd_store);
-  EXPECT_EQ(error_of({"--bpf.keep-pins"}),
-            "--bpf.keep-pins needs --bpf.pin-path (the directory where the probe is pinned)");
+  EXPECT_TRUE(options.deprecated_keep_pins);
+  EXPECT_TRUE(parse_cli({"--bpf.keep-pins"}).deprecated_keep_pins);
+  EXPECT_NE(usage_text().find("Deprecated, does nothing"), std::string::npos);
+}
+
+// Removing the pins is a command of its own, and needs the directory.
+TEST(Cli, UnpinNeedsThePinPath) {
+  const CliOptions options = parse_cli({"unpin", "--bpf.pin-path=/sys/fs/bpf/netif_rx_exporter"});
+  EXPECT_EQ(options.command, Command::unpin);
+  EXPECT_EQ(options.pin_path, "/sys/fs/bpf/netif_rx_exporter");
+  EXPECT_EQ(parse_cli({"unpin", "--bpf.pin-path", "/sys/fs/bpf/x"}).pin_path, "/sys/fs/bpf/x");
+  EXPECT_EQ(error_of({"unpin"}),
+            "unpin needs --bpf.pin-path (the directory where the probe is pinned, such as "
+            "/sys/fs/bpf/netif_rx_exporter)");
+  EXPECT_NE(error_of({"unpin", "--bpf.pin-path=relative"}).find("must be an absolute path"),
+            std::string::npos);
+}
+
+TEST(Cli, UsageSaysPinsAreKeptAndHowToRemoveThem) {
+  const std::string usage = usage_text();
+  EXPECT_NE(usage.find("netif_rx_exporter unpin --bpf.pin-path=DIR"), std::string::npos);
+  EXPECT_NE(usage.find("Every stop"), std::string::npos);
+  EXPECT_EQ(usage.find("a clean stop removes"), std::string::npos);
+}
+
+TEST(Cli, RejectsAnInvalidPinPath) {
   for (const std::string bad : {"relative/dir", "/", ""}) {
     EXPECT_NE(error_of({"--bpf.pin-path=" + bad}).find("must be an absolute path"),
               std::string::npos)
@@ -105,7 +136,7 @@ TEST(Cli, RejectsAnUnknownFlag) {
             "unknown flag '--web.listen-addr'; see --help for the flags");
   EXPECT_EQ(error_of({"--verbose"}), "unknown flag '--verbose'; see --help for the flags");
   EXPECT_EQ(error_of({"extra"}),
-            "unknown command 'extra'; the commands are check and top (see --help)");
+            "unknown command 'extra'; the commands are check, top and unpin (see --help)");
 }
 
 TEST(Cli, RejectsAMissingValue) {
