@@ -155,7 +155,7 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
     const auto id = seen_.find_or_add(device.key, first_read, guess).first;
     read_order[i] = id;
     Named named = device.key.netns_inum == options_.host_netns_inum
-                      ? name_host_device(device, links, seen_[id], names_kept)
+                      ? name_host_device(device, links, seen_[id], names_kept, now)
                       : name_other_device(device, contents.device_names, now);
     if (named.error) result.errors.push_back(std::move(*named.error));
     if (named.deletion) {
@@ -179,6 +179,11 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   if (seen_this_poll_ != seen_.size()) {
     seen_.remove_if([this](const Seen& seen) { return seen.last != polls_; });
   }
+  // A gone device whose entry this poll did not read was deleted another way
+  // (the link watcher's removal): nothing is left to wait for.
+  std::erase_if(gone_since_, [this](const auto& gone) {
+    return seen_.find(gone.first) == DeviceTable<Seen>::kNone;
+  });
   read_order_ = std::move(read_order);
   stale_.end_poll();
   filter_.forget_unused();
@@ -210,6 +215,7 @@ void PollStep::account_removed(const netif_rx_device_key& key,
   add_removed(per_cpu);
   stale_.forget(key);
   unnamed_.erase(key);
+  gone_since_.erase(key);
   const auto id = seen_.find(key);
   if (id == DeviceTable<Seen>::kNone) return;
   if (const Seen& seen = seen_[id]; seen.last == polls_) {
@@ -304,7 +310,7 @@ std::optional<std::string> PollStep::exported_label(const std::string& name) {
 }
 
 PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const HostLinks& links,
-                                           Seen& seen, bool names_kept) {
+                                           Seen& seen, bool names_kept, Clock::time_point now) {
   if (names_kept && seen.named == naming_round_) {
     if (!seen.exported) return {};
     return {seen.label, seen.per_cpu, {}, {}};
@@ -321,18 +327,17 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
     }
     const bool per_cpu = label && per_cpu_class(resolved.name, resolved.physical);
     if (names_kept) seen.per_cpu = per_cpu;
+    if (!gone_since_.empty()) gone_since_.erase(device.key);  // its ifindex in use again
     return {std::move(label), per_cpu, {}, {}};
   }
   // Not in the views (an event not read yet, or lost): ask the kernel.
   KernelLinkName kernel = links.ask_kernel ? links.ask_kernel(ifindex) : KernelLinkName{};
   switch (kernel.kind) {
     case KernelLinkName::Kind::found:
+      if (!gone_since_.empty()) gone_since_.erase(device.key);
       return {exported_label(kernel.name), per_cpu_class(kernel.name, false), {}, {}};
     case KernelLinkName::Kind::gone:
-      // Deleted since it was counted: forget it, so that a device that later
-      // gets the same ifindex starts from zero.
-      return {
-          {}, false, MapDeletion{device.key, MapDeletion::Scope::device, "the device is gone"}, {}};
+      return forget_gone_host_device(device, now);
     case KernelLinkName::Kind::failed:
       break;
   }
@@ -341,6 +346,17 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
           {},
           PollError{"name_resolution", "naming ifindex " + std::to_string(ifindex) +
                                            " failed: " + std::strerror(kernel.error)}};
+}
+
+PollStep::Named PollStep::forget_gone_host_device(const DeviceCounters& device,
+                                                  Clock::time_point now) {
+  const auto since = gone_since_.try_emplace(device.key, now).first;
+  // Still receiving its last packets maybe: left out (its counts stay in
+  // the map, "at least" holds) and read again at a later poll.
+  if (now - since->second < options_.gone_grace) return {};
+  // Deleted since it was counted: forget it, so that a device that later
+  // gets the same ifindex starts from zero.
+  return {{}, false, MapDeletion{device.key, MapDeletion::Scope::device, "the device is gone"}, {}};
 }
 
 PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const DeviceNames& names,

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct PollStepOptions {
   DeviceFilterConfig devices;        // which devices are exported
   PerCpuConfig per_cpu;              // which devices keep per-CPU series
   std::uint32_t max_series = 20000;  // past it, the devices seen last fold
+  // How long a device of the own namespace that if_indextoname() finds gone
+  // stays before its entry is deleted (see PollStep::gone_since_): far beyond
+  // the kernel's unregistration (unlisted, its backlogs flushed, then
+  // synchronize_net()), and at least a poll.
+  Milliseconds gone_grace{1000};
 };
 
 // The series a device costs in the data families: packets, skbs and bytes by
@@ -183,7 +189,10 @@ class PollStep {
   // `seen`: the entry's state, which keeps its name while `names_kept` (the
   // poll's two link views are the same one).
   Named name_host_device(const DeviceCounters& device, const HostLinks& links, Seen& seen,
-                         bool names_kept);
+                         bool names_kept, Clock::time_point now);
+  // A device of the own namespace the kernel says is gone: forgotten once it
+  // has been gone for options_.gone_grace (see gone_since_), else left out this poll.
+  Named forget_gone_host_device(const DeviceCounters& device, Clock::time_point now);
   Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
                           Clock::time_point now);
   // The label value of `name` when the device filters export it.
@@ -230,6 +239,11 @@ class PollStep {
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
   // namespaces: all: entries without a name at the last poll.
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
+  // Devices of the own namespace that if_indextoname() found gone, since when.
+  // The kernel unlists a device before its last packets are through (its
+  // unregistration's synchronize_net() comes after): zeroing the slot at once
+  // would lose them, or leave them to a device that gets the ifindex next.
+  std::unordered_map<netif_rx_device_key, Clock::time_point, DeviceKeyHash> gone_since_;
   DeviceTable<Seen> seen_;
   // The states of the entries in the order the last poll read them: where
   // the entry read at the same position is looked for first.

@@ -121,6 +121,7 @@ TEST_F(CarriedDevicesTest, APollerMovesAGoneDevicesCarriedCountsToRemoved) {
   } observer;
   PollerOptions options;
   options.host_netns_inum = kHost;
+  options.gone_grace = Milliseconds(0);  // deleted at the first poll that finds it gone
   ProbeMaps maps;
   maps.device_counters = counters;
   maps.device_names = names;

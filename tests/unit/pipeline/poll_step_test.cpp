@@ -94,7 +94,8 @@ TEST(PollStep, AsksTheKernelAboutAnIfindexNoViewKnows) {
     if (ifindex == 4) return {KernelLinkName::Kind::gone, {}, ENODEV};
     return {KernelLinkName::Kind::failed, {}, EMFILE};
   };
-  const auto result = step.run(contents, links, t0);
+  EXPECT_TRUE(step.run(contents, links, t0).deletions.empty());  // its last packets maybe
+  const auto result = step.run(contents, links, t0 + host_options().gone_grace);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"late0"}));
   // Deleted since it was counted: its entries go, so a device that later
   // gets ifindex 4 starts from zero.
@@ -422,8 +423,9 @@ TEST(PollStepHostArray, ASlotReplacedDuringThePollIsLeftOut) {
   EXPECT_TRUE(result.deletions.empty());  // the link watcher zeroes the slot
 }
 
-// A slot whose device the kernel says is gone is zeroed (a deletion), and its
-// counts go to the removed counters: counted = exported + untracked + removed.
+// A slot whose device the kernel says is gone is zeroed (a deletion) once it
+// has been gone for gone_grace, and its counts then go to the
+// removed counters: counted = exported + untracked + removed.
 TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
   PollStep step(host_options());
   MapContents contents;
@@ -432,13 +434,63 @@ TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
   links.ask_kernel = [](std::uint32_t) {
     return KernelLinkName{KernelLinkName::Kind::gone, {}, 0};
   };
-  const auto result = step.run(contents, links, t0);
+  EXPECT_TRUE(step.run(contents, links, t0).deletions.empty());
+  const auto result = step.run(contents, links, t0 + host_options().gone_grace);
   EXPECT_EQ(names_of(result), (std::vector<std::string>{"eth0"}));
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3, 0}));
   ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
   EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 4u);
   EXPECT_EQ(result.device_entries, 0u);  // no hash entry
+}
+
+// The kernel unlists a device (if_indextoname() then fails with ENODEV)
+// before the packets it was receiving are through: its slot keeps counting
+// until the unregistration's synchronize_net(). Zeroed at once, those packets
+// would be lost, or shown as the next device's of that ifindex. So the slot
+// is left (and not exported) until the device has been gone for gone_grace,
+// and the counts removed are the ones read then, the last packets included.
+TEST(PollStepHostArray, AGoneDeviceKeepsCountingUntilItsGraceIsOver) {
+  PollStep step(host_options());
+  HostLinks links = steady_links({});
+  links.ask_kernel = [](std::uint32_t) {
+    return KernelLinkName{KernelLinkName::Kind::gone, {}, ENODEV};
+  };
+  MapContents unlisted;
+  unlisted.host_slots = {device(kHost, 3, 4)};
+  const auto first = step.run(unlisted, links, t0);
+  EXPECT_TRUE(first.deletions.empty());
+  EXPECT_TRUE(first.snapshot.devices.empty());
+  EXPECT_TRUE(first.snapshot.removed_per_cpu.empty());
+  MapContents later;  // two more packets arrived while it was unregistered
+  later.host_slots = {device(kHost, 3, 6)};
+  EXPECT_TRUE(step.run(later, links, t0 + host_options().gone_grace / 2).deletions.empty());
+  const auto result = step.run(later, links, t0 + host_options().gone_grace);
+  ASSERT_EQ(result.deletions.size(), 1u);
+  EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3, 0}));
+  ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 6u);
+}
+
+// A gone device's ifindex taken again by a new device: no deletion is left
+// pending for it, and a later disappearance waits its own grace.
+TEST(PollStepHostArray, AnIfindexInUseAgainCancelsThePendingDeletion) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.host_slots = {device(kHost, 3, 4)};
+  bool gone = true;
+  HostLinks links = steady_links({});
+  links.ask_kernel = [&gone](std::uint32_t) {
+    return gone ? KernelLinkName{KernelLinkName::Kind::gone, {}, ENODEV}
+                : KernelLinkName{KernelLinkName::Kind::found, "new0", 0};
+  };
+  EXPECT_TRUE(step.run(contents, links, t0).deletions.empty());
+  gone = false;
+  EXPECT_EQ(names_of(step.run(contents, links, t0 + seconds(1))),
+            (std::vector<std::string>{"new0"}));
+  gone = true;
+  EXPECT_TRUE(step.run(contents, links, t0 + seconds(2)).deletions.empty());
+  EXPECT_EQ(step.run(contents, links, t0 + seconds(3)).deletions.size(), 1u);
 }
 
 }  // namespace
