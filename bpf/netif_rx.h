@@ -27,7 +27,10 @@
 /* The control map (`probe_control`, a one-entry array): which loaded program
  * counts. Every program of every layout from 3 on counts only while
  * generation equals its own (its read-only `generation`); an exporter hands
- * the counting over to its program by writing the entry once. Kept beside the
+ * the counting over to its program by writing the generation. Every write of
+ * the daemon changes one word only (the kernel copies an aligned word whole),
+ * so that a program never reads a mix of two entries: at a handover the flag
+ * below first, then, after an RCU grace period, the generation. Kept beside the
  * layout's pins, not in them (<pin directory>/control): its definition never
  * changes, whatever NETIF_RX_PIN_LAYOUT becomes. Written by the daemon only. */
 struct netif_rx_control {

@@ -111,15 +111,30 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
   if (old_totals >= 0) point_at_old_totals(object, old_totals);
   netif_rx_control handing_over = counting;
   handing_over.counting_since_ns |= NETIF_RX_CONTROL_HANDOVER;
-  write_control(control_fd, handing_over);  // the one write: the new program counts from here
+  // Each write changes one of the entry's two words (the kernel copies an
+  // aligned word whole), so that no program reads a mix of two entries: the
+  // new generation beside the old second word would count an event without
+  // looking for the old program's mark.
+  netif_rx_control written = takeover.active;
+  const auto write = [&](const netif_rx_control& entry) {
+    write_control(control_fd, entry);
+    written = entry;
+  };
   CarrySummary carry;
   try {
+    // The flag first, which the counting program leaves alone (its view of
+    // older marks is empty once its own handover was over; earlier builds
+    // read only the generation). After a grace period every run that could
+    // read the new generation below starts after the flag's write and sees it.
+    write({takeover.active.generation, handing_over.counting_since_ns});
+    wait_for_running_programs();
+    write(handing_over);  // the new program counts from here
     // Every run that read the entry before the write is over: no event is
     // counted by the old program and then by the new one any more, and the
     // old maps no longer change (the carry below reads them). The old
     // program stays attached until this is cleared (see claim_event()).
     wait_for_running_programs();
-    write_control(control_fd, counting);
+    write(counting);
     if (old_totals >= 0) forget_old_totals(object);
     if (carried) carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
     if (pins != nullptr) {
@@ -130,8 +145,12 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
       }
     }
   } catch (const ProbeError&) {
-    // The adopted or previous one counts again, its maps untouched.
-    if (adopted || carried) write_control(control_fd, takeover.active);
+    // The adopted or previous one counts again, its maps untouched: its
+    // generation first, then the second word, one word per write as above.
+    if (adopted || carried) {
+      write_control(control_fd, {takeover.active.generation, written.counting_since_ns});
+      write_control(control_fd, takeover.active);
+    }
     throw;
   }
   if (carried) {
