@@ -207,6 +207,26 @@ struct netif_rx_drop_key {
 #define NETIF_RX_DROP_SLOT_UNTRACKED 1 /* drops that got no entry: a map was full */
 #define NETIF_RX_DROP_TOTALS_SLOTS 2
 
+/* NAPI polls (netif_rx_napi.bpf.c at napi:napi_poll): a third object, loaded
+ * beside the probe and never pinned, like the drop counter. Each poll is
+ * counted for the device its NAPI context serves (as struct
+ * netif_rx_device_key) and the CPU that ran it; the per-CPU backlog's polls
+ * (their context has no device: RPS, netif_rx()) in a slot of their own. */
+#define NETIF_RX_MAX_NAPI_ENTRIES 4096 /* capacity of the NAPI map and its name map */
+
+/* Per-CPU counters of one NAPI context's device, and of each slot of the
+ * `napi_totals` map. */
+struct netif_rx_napi_counters {
+	__u64 polls;	 /* napi_poll events */
+	__u64 packets;	 /* the polls' work: packets (skbs, frames) the driver handed on */
+	__u64 exhausted; /* polls whose work reached their budget (budget > 0) */
+};
+
+/* Slots of the `napi_totals` map (a per-CPU array). */
+#define NETIF_RX_NAPI_SLOT_BACKLOG 0   /* the per-CPU backlog's polls (no device) */
+#define NETIF_RX_NAPI_SLOT_UNTRACKED 1 /* polls of devices that got no entry: a map was full */
+#define NETIF_RX_NAPI_TOTALS_SLOTS 2
+
 /* Packets the counters stand for: each skb, and each packet merged into one. */
 static inline __u64 netif_rx_packets(const struct netif_rx_counters *counters)
 {
@@ -231,5 +251,7 @@ NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
 		       "device name is IFNAMSIZ bytes");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_drop_key) == 16,
 		       "drop key is four u32 words, no padding");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_napi_counters) % 8 == 0,
+		       "per-CPU values must be a multiple of 8 bytes");
 
 #endif /* NETIF_RX_H */

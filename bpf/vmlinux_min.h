@@ -66,6 +66,11 @@ struct net_device {
 	possible_net_t nd_net;
 };
 
+/* A NAPI context: a device's receive queue, or a CPU's backlog (dev NULL). */
+struct napi_struct {
+	struct net_device *dev;
+};
+
 /* The end of every skb's data area: the GSO/GRO state of an aggregate. */
 struct skb_shared_info {
 	unsigned short gso_size; /* payload bytes of each packet; GSO_BY_FRAGS: by frags */

@@ -29,6 +29,9 @@
       deviceBusyPackets: 50000,
       // Backlog drops per second on one CPU above which NetifRxBacklogDrops fires.
       backlogDrops: 1,
+      // Budget-exhausted NAPI polls per second of one device on one CPU above which
+      // NetifRxNapiBudgetExhausted fires.
+      napiBudgetExhausted: 100,
     },
   },
 }

@@ -25,6 +25,7 @@
 #include "owners/node_scan.h"
 #include "pipeline/counting_pipeline.h"
 #include "pipeline/drop_counting.h"
+#include "pipeline/napi_counting.h"
 #include "pipeline/netns_attributor.h"
 #include "pipeline/poller.h"
 #include "probe/netns_salt.h"
@@ -121,6 +122,11 @@ void App::start() {
   if (drops_)
     stats_reader->add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
   poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
+  napi_ = attach_napi_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
+  if (napi_) {
+    stats_reader->add_program(napi_->program_fd(), napi_->program_name(), AttachMode::tp_btf);
+    poller_->set_napi_source(napi_source(*napi_, self_metrics_));
+  }
   poller_->set_bpf_stats_source([reader = std::move(stats_reader)](std::size_t device_entries) {
     return reader->read(device_entries);
   });
@@ -264,6 +270,7 @@ void App::stop() {
   }
   bpf_stats_.reset();
   drops_.reset();
+  napi_.reset();
   if (probe_) {
     self_metrics_.set_probe_attached(false);
     probe_.reset();

@@ -20,6 +20,7 @@ namespace netif_rx {
 
 class Probe;
 class DropProbe;
+class NapiProbe;
 class LinkWatcher;
 class BpfStatsControl;
 class Poller;
@@ -91,6 +92,9 @@ class App {
   // The drop counter (null when the kernel has no drop reasons): read by
   // the poller, detached after it.
   std::unique_ptr<DropProbe> drops_;
+  // The NAPI poll counter (null when it could not be loaded): read by the
+  // poller, detached after it.
+  std::unique_ptr<NapiProbe> napi_;
   std::unique_ptr<LinkWatcher> links_;
   // The statistics' descriptor or sampling helper (read by the poller).
   std::unique_ptr<BpfStatsControl> bpf_stats_;

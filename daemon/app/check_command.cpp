@@ -14,6 +14,7 @@
 #include "config/config.h"
 #include "devices/netns.h"
 #include "drops/drop_reasons.h"
+#include "napi/napi_probe.h"
 #include "owners/netns_file.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
@@ -152,6 +153,23 @@ CheckResult check_drop_reasons(const CliOptions& cli) {
           ""};
 }
 
+// NAPI pressure (napi:napi_poll, whose work and budget exist since 4.8).
+CheckResult check_napi_polls(const CliOptions& cli) {
+  const std::string what = "NAPI polls per device and CPU";
+  std::string error;
+  const auto found = napi_poll_in_btf(cli.btf_path, error);
+  if (!found) return {false, false, what + ": " + error, "check --bpf.btf-path"};
+  if (!*found) {
+    return {false, false,
+            what +
+                ": the kernel's BTF has no napi_poll tracepoint: netif_rx_napi_* and "
+                "netif_rx_backlog_polls_total are left out",
+            "a kernel built with CONFIG_DEBUG_INFO_BTF and tracepoints"};
+  }
+  return {true, false,
+          what + " (napi:napi_poll; per-CPU class devices by CPU, the backlog's polls by CPU)", ""};
+}
+
 }  // namespace
 
 int run_check(const CliOptions& cli) {
@@ -187,6 +205,7 @@ int run_check(const CliOptions& cli) {
   results.push_back(check_statistics(config));
   results.push_back(check_netns_salt(cli, config));
   results.push_back(check_drop_reasons(cli));
+  results.push_back(check_napi_polls(cli));
   for (const auto& text : cli.listen_addresses) {
     try {
       check_can_listen(parse_listen_address(text));

@@ -184,6 +184,16 @@ void Poller::publish(PollResult result) {
                [this](std::string_view name) { return drops_filter_.exported(name); });
     snapshot->series += snapshot->drops.series_count();
   }
+  if (napi_) {
+    PerCpuDeviceLabels labels;
+    for (const DeviceSeries& device : snapshot->devices) {
+      if (device.per_cpu_detail) labels.emplace(device.key, device.name);
+    }
+    const std::size_t max_series = step_.options().max_series;
+    snapshot->napi =
+        napi_(max_series > snapshot->series ? max_series - snapshot->series : 0, labels);
+    snapshot->series += snapshot->napi.series_count();
+  }
   store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock
   for (auto& per_cpu : result.spare_per_cpu) reader_.recycle(std::move(per_cpu));
   for (const std::unique_ptr<Snapshot>& done : released_->take()) {

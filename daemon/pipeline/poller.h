@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "continuity/program_runs_barrier.h"
 #include "devices/link_table.h"
+#include "napi/napi_series.h"
 #include "pipeline/carried_devices.h"
 #include "pipeline/poll_observer.h"
 #include "pipeline/poll_step.h"
@@ -45,6 +46,12 @@ using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries
 using DropsSource =
     std::function<DropsSnapshot(std::size_t budget, const DeviceExported& exported)>;
 
+// Reads the NAPI polls, given the series max_series leaves to them (see
+// build_napi_snapshot) and the devices of the per-CPU class as this poll
+// exports them.
+using NapiSource =
+    std::function<NapiSnapshot(std::size_t budget, const PerCpuDeviceLabels& labels)>;
+
 class Poller {
  public:
   // `removals`: devices of this namespace that are gone (from the link
@@ -62,6 +69,10 @@ class Poller {
   // Puts the drops on the receive path into each snapshot from now on.
   // Optional; call before start().
   void set_drops_source(DropsSource source) { drops_ = std::move(source); }
+
+  // Puts the NAPI polls into each snapshot from now on. Optional; call
+  // before start().
+  void set_napi_source(NapiSource source) { napi_ = std::move(source); }
 
   // Adds the counts carried over from a probe of another layout to every
   // poll from now on. Optional; call before start().
@@ -160,6 +171,7 @@ class Poller {
   std::shared_ptr<RemovalQueue> removals_;
   BpfStatsSource bpf_stats_;
   DropsSource drops_;
+  NapiSource napi_;
   SnapshotStore& store_;
   std::shared_ptr<ReleasedSnapshots> released_ = std::make_shared<ReleasedSnapshots>();
   PollObserver& metrics_;

@@ -7,6 +7,7 @@
 
 #include "bpf_stats/bpf_stats_data.h"
 #include "drops/drops_snapshot.h"
+#include "napi/napi_snapshot.h"
 #include "netif_rx.h"
 #include "probe/map_reader.h"
 
@@ -60,6 +61,9 @@ struct Snapshot {
   // Drops on the receive path (the drop counter's, when it is attached),
   // read on the same poll; their series are in `series`.
   DropsSnapshot drops;
+  // NAPI polls (the NAPI poll counter's, when it is attached), read on the
+  // same poll; their series are in `series`.
+  NapiSnapshot napi;
 };
 
 }  // namespace netif_rx

@@ -44,6 +44,14 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
             expr: 'vector(%s)' % number($._config.thresholds.backlogDrops),
           },
           {
+            comment:: |||
+              NAPI polls per second of one device on one CPU that used their whole budget above which
+              NetifRxNapiBudgetExhausted fires.
+            |||,
+            record: 'netif_rx_exporter:napi_budget_exhausted:threshold',
+            expr: 'vector(%s)' % number($._config.thresholds.napiBudgetExhausted),
+          },
+          {
             section:: 'derived series',
             comment:: |||
               CPU cores that the probe consumes on a node. The kernel only counts run time while BPF
@@ -314,6 +322,21 @@ local number(v) = if std.isString(v) then v else if v == std.floor(v) then '%d' 
               runbook_url: $._config.runbookURLPattern % std.asciiLower('NetifRxBacklogDrops'),
               summary: 'CPU {{ $labels.cpu }} of {{ $labels.instance }} drops {{ $value | humanize }} received packets per second: its backlog queue is full.',
               description: 'For 15 minutes CPU {{ $labels.cpu }} of {{ $labels.instance }} has dropped more received packets per second than netif_rx_exporter:backlog_drops:threshold because its backlog queue (net.core.netdev_max_backlog) was full (netif_rx_backlog_drops_total, reason CPU_BACKLOG). Packets handed to that CPU by RPS/RFS, veth or loopback arrive faster than its softirq processes them.',
+            },
+          },
+          {
+            alert: 'NetifRxNapiBudgetExhausted',
+            expr: |||
+              sum by (job, instance, netns, device, cpu) (rate(netif_rx_napi_budget_exhausted_total{%(netifRxSelector)s}[5m]))
+              > on () group_left ()
+              netif_rx_exporter:napi_budget_exhausted:threshold
+            ||| % $._config,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('NetifRxNapiBudgetExhausted'),
+              summary: '{{ $labels.device }} on CPU {{ $labels.cpu }} of {{ $labels.instance }}: {{ $value | humanize }} NAPI polls per second use their whole budget.',
+              description: 'For 15 minutes the NAPI polls of {{ $labels.device }} on CPU {{ $labels.cpu }} of {{ $labels.instance }} have used their whole budget more often per second than netif_rx_exporter:napi_budget_exhausted:threshold (netif_rx_napi_budget_exhausted_total): packets wait for another round, and that CPU squeezes its softirq (softnet_stat time_squeeze). The device receives more than that CPU processes: spread its queues over more CPUs.',
             },
           },
         ],

@@ -107,53 +107,6 @@ class BacklogLimit {
   bool ok_ = false;
 };
 
-// Sends `count` UDP GSO datagrams of `segments` segments of kPayloadBytes
-// each from `netns` to `destination`:9, from a child pinned to `cpu`; the
-// device segments each (its tx-udp-segmentation off) and hands every
-// segment to the peer's backlog at once. Returns the datagrams sent.
-int send_gso_bursts(const std::string& netns, unsigned cpu, const std::string& destination,
-                    int count, int segments) {
-  UniqueFd ns(::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC));
-  if (!ns.valid()) return -1;
-  std::vector<char> payload(static_cast<std::size_t>(segments) * kPayloadBytes, 'x');
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(9);
-  ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  CPU_SET(cpu, &cpus);
-  int sent_pipe[2];
-  if (::pipe(sent_pipe) != 0) return -1;
-  const pid_t child = ::fork();
-  if (child == 0) {
-    // No allocation here: everything was made before the fork.
-    int sent = 0;
-    if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 && ::setns(ns.get(), CLONE_NEWNET) == 0) {
-      const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-      const int size = kPayloadBytes;
-      if (fd >= 0 && ::setsockopt(fd, SOL_UDP, UDP_SEGMENT, &size, sizeof size) == 0) {
-        for (int i = 0; i < count; ++i) {
-          if (::sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
-                       sizeof to) == static_cast<ssize_t>(payload.size()))
-            ++sent;
-        }
-      }
-    }
-    (void)!::write(sent_pipe[1], &sent, sizeof sent);
-    ::_exit(0);
-  }
-  ::close(sent_pipe[1]);
-  int sent = -1;
-  if (child > 0) {
-    if (::read(sent_pipe[0], &sent, sizeof sent) != sizeof sent) sent = -1;
-    int status = 0;
-    ::waitpid(child, &status, 0);
-  }
-  ::close(sent_pipe[0]);
-  return sent;
-}
-
 // The pairs {value, "NAME"} of the print table of skb:kfree_skb's reason
 // (__print_symbolic in the format file).
 std::map<std::uint32_t, std::string> tracefs_reasons(const std::string& format) {
@@ -285,7 +238,7 @@ TEST_F(DropsTest, BacklogDropsPerCpuEqualSoftnetStat) {
     // As short as it can be: other tests run beside this one.
     BacklogLimit limit(1);
     ASSERT_TRUE(limit.ok()) << "cannot set net.core.netdev_max_backlog";
-    sent = send_gso_bursts(ns_a_, cpu, pair_.b.address, 20, 64);
+    sent = send_udp_gso_bursts(ns_a_, cpu, pair_.b.address, 20, 64, kPayloadBytes);
   }
   ASSERT_EQ(sent, 20);
   const auto softnet_after = softnet_dropped();

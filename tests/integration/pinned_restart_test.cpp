@@ -105,7 +105,12 @@ class ScrapeWatch {
                     // The drop counter is not pinned: its counts start at
                     // zero with each exporter (a counter reset).
                     name == "netif_rx_drops_total" || name == "netif_rx_backlog_drops_total" ||
-                    name == "netif_rx_untracked_drops_total" || name.size() < 6 ||
+                    name == "netif_rx_untracked_drops_total" ||
+                    // Nor is the NAPI poll counter.
+                    name.rfind("netif_rx_napi_", 0) == 0 ||
+                    name.rfind("netif_rx_backlog_polls", 0) == 0 ||
+                    name.rfind("netif_rx_backlog_polled", 0) == 0 ||
+                    name.rfind("netif_rx_backlog_budget", 0) == 0 || name.size() < 6 ||
                     name.compare(name.size() - 6, 6, "_total") != 0) {
                   continue;
                 }
@@ -160,11 +165,12 @@ double packets_of(const Series& series, const std::string& device) {
 double metric(const Series& series, const std::string& name) { return sum_where(series, name, {}); }
 
 // The id of the program that counts (netif_rx_bpf_program_info's id label;
-// the drop counter, loaded anew by every exporter, is not it).
+// the drop and NAPI poll counters, loaded anew by every exporter, are not it).
 std::string program_id(const Series& series) {
   for (const auto& [key, value] : series) {
     if (metric_of(key) == "netif_rx_bpf_program_info" &&
-        labels_of(key)["program"] != "netif_rx_drops")
+        labels_of(key)["program"] != "netif_rx_drops" &&
+        labels_of(key)["program"] != "netif_rx_napi")
       return labels_of(key)["id"];
   }
   return "";

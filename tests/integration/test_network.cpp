@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -12,6 +13,7 @@
 #include <fstream>
 
 #include "command.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx::test {
 namespace {
@@ -195,6 +197,49 @@ int send_udp(const std::string& netns, unsigned cpu, const std::string& destinat
   ::close(result_pipe[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
+  return sent;
+}
+
+int send_udp_gso_bursts(const std::string& netns, unsigned cpu, const std::string& destination,
+                        int count, int segments, int payload_bytes) {
+  UniqueFd ns(::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!ns.valid()) return -1;
+  std::vector<char> payload(static_cast<std::size_t>(segments) * payload_bytes, 'x');
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(9);
+  ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  CPU_SET(cpu, &cpus);
+  int sent_pipe[2];
+  if (::pipe(sent_pipe) != 0) return -1;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    // No allocation here: everything was made before the fork.
+    int sent = 0;
+    if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 && ::setns(ns.get(), CLONE_NEWNET) == 0) {
+      const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+      const int size = payload_bytes;
+      if (fd >= 0 && ::setsockopt(fd, SOL_UDP, UDP_SEGMENT, &size, sizeof size) == 0) {
+        for (int i = 0; i < count; ++i) {
+          if (::sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
+                       sizeof to) == static_cast<ssize_t>(payload.size()))
+            ++sent;
+        }
+      }
+    }
+    (void)!::write(sent_pipe[1], &sent, sizeof sent);
+    ::_exit(0);
+  }
+  ::close(sent_pipe[1]);
+  int sent = -1;
+  if (child > 0) {
+    if (::read(sent_pipe[0], &sent, sizeof sent) != sizeof sent) sent = -1;
+    int status = 0;
+    ::waitpid(child, &status, 0);
+  }
+  ::close(sent_pipe[0]);
   return sent;
 }
 

@@ -91,6 +91,15 @@ long long link_counter(const std::string& netns, const std::string& link, const 
 int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
              int payload_bytes);
 
+// Sends `count` UDP GSO datagrams of `segments` segments of `payload_bytes`
+// each from `netns` to `destination`:9, from a child pinned to `cpu`. With
+// the sending device's tx-udp-segmentation off, the device segments each
+// and hands every segment to the peer within one transmit (with bottom
+// halves off): a burst that the peer's NAPI context or the CPU's backlog
+// takes in one poll. Returns the datagrams sent.
+int send_udp_gso_bursts(const std::string& netns, unsigned cpu, const std::string& destination,
+                        int count, int segments, int payload_bytes);
+
 // Bytes the probe counts for each such datagram: skb->len at
 // netif_receive_skb is the IPv4 header (20) + UDP header (8) + payload.
 inline int udp_skb_len(int payload_bytes) { return 20 + 8 + payload_bytes; }

@@ -198,5 +198,53 @@ TEST_F(PollerTest, ASnapshotAScrapeHoldsIsLeftAlone) {
   EXPECT_EQ(store_.latest()->devices[0].per_cpu[1].skbs, 102U);
 }
 
+// The NAPI source gets the per-CPU class devices of the same poll, by key and
+// label, and what max_series leaves; its series count in the snapshot's.
+TEST_F(PollerTest, TheNapiSourceGetsThePerCpuClassDevicesOfThePoll) {
+  add_host_device(kLoopbackIfindex);
+  PerCpuDeviceLabels seen;
+  std::size_t budget = 0;
+  poller_->set_napi_source([&](std::size_t left, const PerCpuDeviceLabels& labels) {
+    seen = labels;
+    budget = left;
+    NapiSnapshot napi;
+    napi.attached = true;
+    napi.backlog_per_cpu = {NapiPolls{}, NapiPolls{2, 70, 1}};
+    return napi;
+  });
+  ASSERT_TRUE(poller_->poll_once());
+  const auto snapshot = store_.latest();
+  ASSERT_EQ(snapshot->devices.size(), 1U);
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen.begin()->first.ifindex, kLoopbackIfindex);
+  EXPECT_EQ(seen.begin()->second, snapshot->devices[0].name);
+  EXPECT_TRUE(snapshot->napi.attached);
+  // The backlog's CPU 1 (3 lines) and the untracked polls (1).
+  EXPECT_EQ(snapshot->series, 20000 - budget + 4);
+}
+
+TEST_F(PollerTest, TheNapiSourceGetsNoDeviceOutsideThePerCpuClass) {
+  PollerOptions options;
+  options.host_netns_inum = kHostNetns;
+  options.per_cpu.devices = PerCpuDevices::none;
+  Poller summed(
+      MapReader(
+          ProbeMaps{counters_, names_, totals_, nullptr, kHostNetns, 0, nullptr, nullptr, 0, 1, 1},
+          kCpus),
+      options, [] { return std::make_shared<const LinkView>(); }, store_, observer_);
+  add_host_device(kLoopbackIfindex);
+  std::size_t calls = 0;
+  PerCpuDeviceLabels seen{{netif_rx_device_key{}, "stale"}};
+  summed.set_napi_source([&](std::size_t, const PerCpuDeviceLabels& labels) {
+    ++calls;
+    seen = labels;
+    return NapiSnapshot{};
+  });
+  ASSERT_TRUE(summed.poll_once());
+  ASSERT_EQ(store_.latest()->devices.size(), 1U);
+  EXPECT_EQ(calls, 1U);
+  EXPECT_TRUE(seen.empty());
+}
+
 }  // namespace
 }  // namespace netif_rx
