@@ -179,9 +179,9 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
   if (seen_this_poll_ != seen_.size()) {
     seen_.remove_if([this](const Seen& seen) { return seen.last != polls_; });
   }
-  // A gone device whose entry this poll did not read was deleted another way
-  // (the link watcher's removal): nothing is left to wait for.
-  std::erase_if(gone_since_, [this](const auto& gone) {
+  // A gone device whose entry this poll did not read left the map another
+  // way: its counts are removed ones, nothing is left to wait for.
+  std::erase_if(gone_, [this](const auto& gone) {
     return seen_.find(gone.first) == DeviceTable<Seen>::kNone;
   });
   read_order_ = std::move(read_order);
@@ -210,12 +210,44 @@ void PollStep::add_removed(const std::vector<netif_rx_counters>& per_cpu) {
   }
 }
 
+std::vector<netif_rx_counters> PollStep::removed_to_persist() const {
+  std::vector<netif_rx_counters> removed = removed_per_cpu_;
+  for (const auto& [key, gone] : gone_) {
+    for (std::size_t cpu = 0; cpu < gone.removed.size() && cpu < removed.size(); ++cpu) {
+      removed[cpu].skbs -= gone.removed[cpu].skbs;
+      removed[cpu].merged_packets -= gone.removed[cpu].merged_packets;
+      removed[cpu].bytes -= gone.removed[cpu].bytes;
+    }
+  }
+  return removed;
+}
+
+std::vector<std::uint32_t> PollStep::gone_ifindexes() const {
+  std::vector<std::uint32_t> ifindexes;
+  ifindexes.reserve(gone_.size());
+  for (const auto& [key, gone] : gone_) ifindexes.push_back(key.ifindex);
+  return ifindexes;
+}
+
+void PollStep::subtract_removed(const std::vector<netif_rx_counters>& per_cpu) {
+  for (std::size_t cpu = 0; cpu < per_cpu.size() && cpu < removed_per_cpu_.size(); ++cpu) {
+    removed_per_cpu_[cpu].skbs -= per_cpu[cpu].skbs;
+    removed_per_cpu_[cpu].merged_packets -= per_cpu[cpu].merged_packets;
+    removed_per_cpu_[cpu].bytes -= per_cpu[cpu].bytes;
+  }
+}
+
 void PollStep::account_removed(const netif_rx_device_key& key,
                                const std::vector<netif_rx_counters>& per_cpu) {
+  // A gone device's counts added already are replaced by its last ones: the
+  // removed counters grow by what it counted since.
+  if (const auto gone = gone_.find(key); gone != gone_.end()) {
+    subtract_removed(gone->second.removed);
+    gone_.erase(gone);
+  }
   add_removed(per_cpu);
   stale_.forget(key);
   unnamed_.erase(key);
-  gone_since_.erase(key);
   const auto id = seen_.find(key);
   if (id == DeviceTable<Seen>::kNone) return;
   if (const Seen& seen = seen_[id]; seen.last == polls_) {
@@ -327,14 +359,14 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
     }
     const bool per_cpu = label && per_cpu_class(resolved.name, resolved.physical);
     if (names_kept) seen.per_cpu = per_cpu;
-    if (!gone_since_.empty()) gone_since_.erase(device.key);  // its ifindex in use again
+    if (gone_.count(device.key) != 0) return ifindex_taken_again(device.key);
     return {std::move(label), per_cpu, {}, {}};
   }
   // Not in the views (an event not read yet, or lost): ask the kernel.
   KernelLinkName kernel = links.ask_kernel ? links.ask_kernel(ifindex) : KernelLinkName{};
   switch (kernel.kind) {
     case KernelLinkName::Kind::found:
-      if (!gone_since_.empty()) gone_since_.erase(device.key);
+      if (gone_.count(device.key) != 0) return ifindex_taken_again(device.key);
       return {exported_label(kernel.name), per_cpu_class(kernel.name, false), {}, {}};
     case KernelLinkName::Kind::gone:
       return forget_gone_host_device(device, now);
@@ -350,13 +382,27 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
 
 PollStep::Named PollStep::forget_gone_host_device(const DeviceCounters& device,
                                                   Clock::time_point now) {
-  const auto since = gone_since_.try_emplace(device.key, now).first;
-  // Still receiving its last packets maybe: left out (its counts stay in
-  // the map, "at least" holds) and read again at a later poll.
-  if (now - since->second < options_.gone_grace) return {};
+  GoneDevice& gone = gone_.try_emplace(device.key, GoneDevice{now, {}}).first->second;
+  // Its counts so far are removed ones already; its entry stays while it may
+  // still be receiving its last packets, read again at a later poll.
+  subtract_removed(gone.removed);
+  add_removed(device.per_cpu);
+  gone.removed = device.per_cpu;
+  if (now - gone.since < options_.gone_grace) return {};
   // Deleted since it was counted: forget it, so that a device that later
   // gets the same ifindex starts from zero.
   return {{}, false, MapDeletion{device.key, MapDeletion::Scope::device, "the device is gone"}, {}};
+}
+
+PollStep::Named PollStep::ifindex_taken_again(const netif_rx_device_key& key) {
+  // Its slot holds the gone device's counts and the new one's first: all go
+  // to the removed counters with the deletion, and the new device starts
+  // from zero at the next poll (a counter never goes down).
+  return {
+      {},
+      false,
+      MapDeletion{key, MapDeletion::Scope::device, "its ifindex was taken again while it was gone"},
+      {}};
 }
 
 PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const DeviceNames& names,

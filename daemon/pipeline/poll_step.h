@@ -147,6 +147,13 @@ class PollStep {
     removed_per_cpu_ = std::move(per_cpu);
   }
   const std::vector<netif_rx_counters>& removed_per_cpu() const { return removed_per_cpu_; }
+  // The removed counters to keep in a pinned probe's map: without the counts
+  // of gone devices in their grace, whose entries are still in the map (the
+  // next exporter finds them there and counts them).
+  std::vector<netif_rx_counters> removed_to_persist() const;
+  // The ifindexes of the own namespace's gone devices in their grace: their
+  // slots are read at the next poll though no link view has them.
+  std::vector<std::uint32_t> gone_ifindexes() const;
 
   const PollStepOptions& options() const { return options_; }
 
@@ -191,8 +198,13 @@ class PollStep {
   Named name_host_device(const DeviceCounters& device, const HostLinks& links, Seen& seen,
                          bool names_kept, Clock::time_point now);
   // A device of the own namespace the kernel says is gone: forgotten once it
-  // has been gone for options_.gone_grace (see gone_since_), else left out this poll.
+  // has been gone for options_.gone_grace (see gone_), else left out this poll.
   Named forget_gone_host_device(const DeviceCounters& device, Clock::time_point now);
+  // The deletion of a gone device's entry whose ifindex a new device took
+  // before its grace was over.
+  static Named ifindex_taken_again(const netif_rx_device_key& key);
+  // Takes back counts add_removed() added (never more than it added).
+  void subtract_removed(const std::vector<netif_rx_counters>& per_cpu);
   Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
                           Clock::time_point now);
   // The label value of `name` when the device filters export it.
@@ -239,11 +251,18 @@ class PollStep {
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> orphan_names_;
   // namespaces: all: entries without a name at the last poll.
   std::unordered_set<netif_rx_device_key, DeviceKeyHash> unnamed_;
-  // Devices of the own namespace that if_indextoname() found gone, since when.
-  // The kernel unlists a device before its last packets are through (its
-  // unregistration's synchronize_net() comes after): zeroing the slot at once
-  // would lose them, or leave them to a device that gets the ifindex next.
-  std::unordered_map<netif_rx_device_key, Clock::time_point, DeviceKeyHash> gone_since_;
+  // Devices of the own namespace that if_indextoname() found gone: since when,
+  // and the counts of theirs already added to the removed counters. The kernel
+  // unlists a device before its last packets are through (its unregistration's
+  // synchronize_net() comes after): zeroing the slot at once would lose them,
+  // or leave them to a device that gets the ifindex next. So the entry stays
+  // for gone_grace, its counts in the removed counters (counted = exported +
+  // untracked + removed holds meanwhile), and is deleted then.
+  struct GoneDevice {
+    Clock::time_point since;
+    std::vector<netif_rx_counters> removed;
+  };
+  std::unordered_map<netif_rx_device_key, GoneDevice, DeviceKeyHash> gone_;
   DeviceTable<Seen> seen_;
   // The states of the entries in the order the last poll read them: where
   // the entry read at the same position is looked for first.

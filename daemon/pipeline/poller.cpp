@@ -228,6 +228,11 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
     for (std::uint32_t ifindex = 1; ifindex < reader_.host_slots(); ++ifindex) {
       if (links.count(ifindex) == 0) ifindexes.push_back(ifindex);
     }
+  } else {
+    // Gone devices in their grace: read until their entries are deleted.
+    for (const std::uint32_t ifindex : step_.gone_ifindexes()) {
+      if (ifindex < reader_.host_slots() && links.count(ifindex) == 0) ifindexes.push_back(ifindex);
+    }
   }
   auto host_slots = reader_.read_host_slots(ifindexes);
   auto untracked = reader_.read_untracked();
@@ -393,7 +398,7 @@ std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& d
 }
 
 std::vector<PollError> Poller::persist_removed() {
-  const auto& removed = step_.removed_per_cpu();
+  const std::vector<netif_rx_counters> removed = step_.removed_to_persist();
   const bool same = removed.size() == persisted_removed_.size() &&
                     std::equal(removed.begin(), removed.end(), persisted_removed_.begin(),
                                [](const netif_rx_counters& a, const netif_rx_counters& b) {

@@ -448,8 +448,9 @@ TEST(PollStepHostArray, AGoneDevicesSlotIsZeroedAndItsCountsRemoved) {
 // before the packets it was receiving are through: its slot keeps counting
 // until the unregistration's synchronize_net(). Zeroed at once, those packets
 // would be lost, or shown as the next device's of that ifindex. So the slot
-// is left (and not exported) until the device has been gone for gone_grace,
-// and the counts removed are the ones read then, the last packets included.
+// is left (and not exported) until the device has been gone for gone_grace;
+// meanwhile its counts are removed ones, and the removed counters follow its
+// last packets up to the deletion.
 TEST(PollStepHostArray, AGoneDeviceKeepsCountingUntilItsGraceIsOver) {
   PollStep step(host_options());
   HostLinks links = steady_links({});
@@ -461,20 +462,29 @@ TEST(PollStepHostArray, AGoneDeviceKeepsCountingUntilItsGraceIsOver) {
   const auto first = step.run(unlisted, links, t0);
   EXPECT_TRUE(first.deletions.empty());
   EXPECT_TRUE(first.snapshot.devices.empty());
-  EXPECT_TRUE(first.snapshot.removed_per_cpu.empty());
+  ASSERT_FALSE(first.snapshot.removed_per_cpu.empty());
+  EXPECT_EQ(first.snapshot.removed_per_cpu[0].skbs, 4u);
+  // Not kept in a pinned map while the entry is there: the next exporter
+  // finds the entry and counts it.
+  EXPECT_EQ(step.removed_to_persist()[0].skbs, 0u);
   MapContents later;  // two more packets arrived while it was unregistered
   later.host_slots = {device(kHost, 3, 6)};
-  EXPECT_TRUE(step.run(later, links, t0 + host_options().gone_grace / 2).deletions.empty());
+  const auto meanwhile = step.run(later, links, t0 + host_options().gone_grace / 2);
+  EXPECT_TRUE(meanwhile.deletions.empty());
+  EXPECT_EQ(meanwhile.snapshot.removed_per_cpu[0].skbs, 6u);
   const auto result = step.run(later, links, t0 + host_options().gone_grace);
   ASSERT_EQ(result.deletions.size(), 1u);
   EXPECT_EQ(result.deletions[0].key, (netif_rx_device_key{kHost, 3, 0}));
   ASSERT_FALSE(result.snapshot.removed_per_cpu.empty());
   EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 6u);
+  EXPECT_EQ(step.removed_to_persist()[0].skbs, 6u);
 }
 
-// A gone device's ifindex taken again by a new device: no deletion is left
-// pending for it, and a later disappearance waits its own grace.
-TEST(PollStepHostArray, AnIfindexInUseAgainCancelsThePendingDeletion) {
+// A gone device's ifindex taken by a new device before the grace is over:
+// the slot (the gone one's counts and the new one's first) is deleted then,
+// all of it removed, and the new device starts from zero: no counter goes
+// down, none counts a packet twice.
+TEST(PollStepHostArray, AnIfindexTakenAgainWhileGoneEndsTheGrace) {
   PollStep step(host_options());
   MapContents contents;
   contents.host_slots = {device(kHost, 3, 4)};
@@ -486,11 +496,33 @@ TEST(PollStepHostArray, AnIfindexInUseAgainCancelsThePendingDeletion) {
   };
   EXPECT_TRUE(step.run(contents, links, t0).deletions.empty());
   gone = false;
-  EXPECT_EQ(names_of(step.run(contents, links, t0 + seconds(1))),
-            (std::vector<std::string>{"new0"}));
-  gone = true;
-  EXPECT_TRUE(step.run(contents, links, t0 + seconds(2)).deletions.empty());
-  EXPECT_EQ(step.run(contents, links, t0 + seconds(3)).deletions.size(), 1u);
+  contents.host_slots = {device(kHost, 3, 5)};  // the new device's first packet
+  const auto taken = step.run(contents, links, t0 + host_options().gone_grace / 10);
+  EXPECT_TRUE(taken.snapshot.devices.empty());
+  ASSERT_EQ(taken.deletions.size(), 1u);
+  EXPECT_EQ(taken.snapshot.removed_per_cpu[0].skbs, 5u);
+  contents.host_slots = {device(kHost, 3, 2)};  // zeroed, then two packets
+  const auto after = step.run(contents, links, t0 + host_options().gone_grace / 5);
+  EXPECT_EQ(names_of(after), (std::vector<std::string>{"new0"}));
+  EXPECT_EQ(after.snapshot.devices[0].per_cpu[0].skbs, 2u);
+  EXPECT_EQ(after.snapshot.removed_per_cpu[0].skbs, 5u);
+}
+
+// The link watcher's removal of a device in its grace: the removed counters
+// take its last counts once, not its earlier ones again.
+TEST(PollStepHostArray, ARemovalDuringTheGraceCountsTheDeviceOnce) {
+  PollStep step(host_options());
+  MapContents contents;
+  contents.host_slots = {device(kHost, 3, 4)};
+  HostLinks links = steady_links({});
+  links.ask_kernel = [](std::uint32_t) {
+    return KernelLinkName{KernelLinkName::Kind::gone, {}, ENODEV};
+  };
+  EXPECT_EQ(step.run(contents, links, t0).snapshot.removed_per_cpu[0].skbs, 4u);
+  step.account_removed({kHost, 3, 0}, device(kHost, 3, 7).per_cpu);
+  const auto result = step.run(MapContents{}, links, t0 + host_options().gone_grace);
+  EXPECT_TRUE(result.deletions.empty());
+  EXPECT_EQ(result.snapshot.removed_per_cpu[0].skbs, 7u);
 }
 
 }  // namespace
