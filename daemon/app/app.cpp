@@ -127,6 +127,13 @@ void App::start() {
     stats_reader->add_program(napi_->program_fd(), napi_->program_name(), AttachMode::tp_btf);
     poller_->set_napi_source(napi_source(*napi_, self_metrics_));
   }
+  if (drops_ || napi_) {
+    poller_->set_forgotten_devices_sink(
+        [drops = drops_.get(), napi = napi_.get()](const std::vector<netif_rx_device_key>& keys) {
+          if (drops) drops->forget_devices(keys);
+          if (napi) napi->forget_devices(keys);
+        });
+  }
   poller_->set_bpf_stats_source([reader = std::move(stats_reader)](std::size_t device_entries) {
     return reader->read(device_entries);
   });

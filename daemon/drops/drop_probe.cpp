@@ -1,9 +1,12 @@
 #include "drops/drop_probe.h"
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <cerrno>
+#include <unordered_set>
 
+#include "counters/device_counters.h"
 #include "netif_rx_drops_bpf.skel.h"
 #include "probe/probe.h"
 #include "util/errno_text.h"
@@ -85,6 +88,42 @@ int DropProbe::drop_device_names_fd() const {
   return bpf_map__fd(skeleton_->maps.drop_device_names);
 }
 int DropProbe::drop_totals_fd() const { return bpf_map__fd(skeleton_->maps.drop_totals); }
+std::size_t DropProbe::forget_devices(const std::vector<netif_rx_device_key>& devices) {
+  if (devices.empty()) return 0;
+  const std::unordered_set<netif_rx_device_key, DeviceKeyHash> forgotten(devices.begin(),
+                                                                         devices.end());
+  const int counters = drop_counters_fd();
+  // The keys first, then the deletions: deleting while walking the hash
+  // could make the walk start over or skip keys.
+  std::vector<netif_rx_drop_key> doomed;
+  netif_rx_drop_key key{};
+  netif_rx_drop_key next{};
+  bool first = true;
+  for (std::size_t walked = 0; walked <= NETIF_RX_MAX_DROP_ENTRIES; ++walked) {
+    if (bpf_map_get_next_key(counters, first ? nullptr : &key, &next) != 0) break;
+    first = false;
+    key = next;
+    if (forgotten.count({key.netns_inum, key.ifindex, key.netns_salt}) != 0) doomed.push_back(key);
+  }
+  std::size_t deleted = 0;
+  for (const netif_rx_drop_key& entry : doomed) {
+    if (bpf_map_delete_elem(counters, &entry) == 0 || errno == ENOENT) {
+      ++deleted;
+      continue;
+    }
+    log::warn("deleting a forgotten device's drop counts failed",
+              {{"ifindex", entry.ifindex}, {"err", errno_text(errno)}});
+  }
+  const int names = drop_device_names_fd();
+  for (const netif_rx_device_key& device : forgotten) {
+    if (bpf_map_delete_elem(names, &device) != 0 && errno != ENOENT) {
+      log::warn("deleting a forgotten device's drop name failed",
+                {{"ifindex", device.ifindex}, {"err", errno_text(errno)}});
+    }
+  }
+  return deleted;
+}
+
 int DropProbe::program_fd() const { return bpf_program__fd(skeleton_->progs.netif_rx_drops); }
 
 }  // namespace netif_rx

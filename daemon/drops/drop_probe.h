@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "drops/drop_reasons.h"
+#include "netif_rx.h"
 
 struct netif_rx_drops_bpf;
 
@@ -38,6 +40,12 @@ class DropProbe {
   const std::string& program_name() const { return program_name_; }
   const DropReasonTable& reasons() const { return reasons_; }
   unsigned possible_cpus() const { return possible_cpus_; }
+
+  // Deletes the entries (every reason) and recorded names of devices the
+  // exporter forgot (gone, or idle past stale_after): their series go with
+  // them, and the map does not fill with the devices of pods long gone.
+  // Returns the entries deleted; failures are logged.
+  std::size_t forget_devices(const std::vector<netif_rx_device_key>& devices);
 
  private:
   struct SkeletonDeleter {

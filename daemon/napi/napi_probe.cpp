@@ -1,5 +1,6 @@
 #include "napi/napi_probe.h"
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -73,6 +74,19 @@ std::unique_ptr<NapiProbe> NapiProbe::load(const NapiProbeOptions& options, std:
   log::info("NAPI poll counter attached",
             {{"program", probe->program_name_}, {"attach", "tp_btf/napi_poll"}});
   return probe;
+}
+
+std::size_t NapiProbe::forget_devices(const std::vector<netif_rx_device_key>& devices) {
+  std::size_t deleted = 0;
+  for (const netif_rx_device_key& device : devices) {
+    if (bpf_map_delete_elem(napi_counters_fd(), &device) == 0) {
+      ++deleted;
+    } else if (errno != ENOENT) {
+      log::warn("deleting a forgotten device's NAPI counts failed",
+                {{"ifindex", device.ifindex}, {"err", errno_text(errno)}});
+    }
+  }
+  return deleted;
 }
 
 int NapiProbe::napi_counters_fd() const { return bpf_map__fd(skeleton_->maps.napi_counters); }

@@ -7,6 +7,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "netif_rx.h"
 
 struct netif_rx_napi_bpf;
 
@@ -39,6 +42,11 @@ class NapiProbe {
   int program_fd() const;
   const std::string& program_name() const { return program_name_; }
   unsigned possible_cpus() const { return possible_cpus_; }
+
+  // Deletes the entries of devices the exporter forgot (gone, or idle past
+  // stale_after), so that the map does not fill with the devices of pods
+  // long gone. Returns the entries deleted; failures are logged.
+  std::size_t forget_devices(const std::vector<netif_rx_device_key>& devices);
 
  private:
   struct SkeletonDeleter {

@@ -128,6 +128,7 @@ std::vector<PollError> Poller::forget_removed_device(std::uint32_t ifindex) {
   append(errors, poll_errors(reader_.delete_device(key), "map_delete"));
   append(errors, poll_errors(carried_.forget(key), "map_delete"));
   step_.account_removed(key, counters.value);
+  forgotten_.push_back(key);
   return errors;
 }
 
@@ -161,6 +162,10 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
 
   PollResult result = step_.run(std::move(*read.value), links, started);
   append(errors, apply_deletions(result.deletions));
+  if (!forgotten_.empty()) {
+    if (forgotten_sink_) forgotten_sink_(forgotten_);
+    forgotten_.clear();
+  }
   append(errors, place_netns_blocks());
   append(errors, persist_removed());
   append(errors, std::exchange(result.errors, {}));
@@ -383,6 +388,7 @@ std::vector<PollError> Poller::apply_deletions(const std::vector<MapDeletion>& d
                                    : reader_.delete_name(deletion.key),
                                "map_delete"));
     if (deletion.scope != MapDeletion::Scope::device) continue;
+    forgotten_.push_back(deletion.key);
     // Its carried counts were read with the rest.
     append(errors, poll_errors(carried_.forget(deletion.key), "map_delete"));
     if (!netns_blocks_) continue;

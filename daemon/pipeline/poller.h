@@ -74,6 +74,12 @@ class Poller {
   // before start().
   void set_napi_source(NapiSource source) { napi_ = std::move(source); }
 
+  // Told, once per poll, the devices whose entries the poll deleted (gone,
+  // or idle past stale_after): the other counters' entries of them can go
+  // too. Optional; call before start().
+  using ForgottenDevicesSink = std::function<void(const std::vector<netif_rx_device_key>&)>;
+  void set_forgotten_devices_sink(ForgottenDevicesSink sink) { forgotten_sink_ = std::move(sink); }
+
   // Adds the counts carried over from a probe of another layout to every
   // poll from now on. Optional; call before start().
   void set_carried(CarriedDevices carried) { carried_ = std::move(carried); }
@@ -172,6 +178,8 @@ class Poller {
   BpfStatsSource bpf_stats_;
   DropsSource drops_;
   NapiSource napi_;
+  ForgottenDevicesSink forgotten_sink_;
+  std::vector<netif_rx_device_key> forgotten_;  // this poll's, for forgotten_sink_
   SnapshotStore& store_;
   std::shared_ptr<ReleasedSnapshots> released_ = std::make_shared<ReleasedSnapshots>();
   PollObserver& metrics_;

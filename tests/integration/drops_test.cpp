@@ -281,6 +281,37 @@ TEST_F(DropsTest, BacklogDropsPerCpuEqualSoftnetStat) {
   EXPECT_LE(device, total);
 }
 
+// A device of the exporter's namespace that dropped, then was deleted: its
+// drop series leave with it, and so do its entries in the drop counter's maps
+// (else devices of pods long gone would fill them).
+TEST_F(DropsTest, AGoneDevicesDropsLeaveWithIt) {
+  const VethPair host_pair = network_->add_veth_pair("hd", "", "ad", ns_a_, 3);
+  const auto host_drops = [&host_pair](const Series& series) {
+    return sum_where(series, "netif_rx_drops_total", {{"device", host_pair.a.name}});
+  };
+  constexpr int kCount = 200;
+  ASSERT_EQ(send_udp(ns_a_, 0, host_pair.a.address, kCount, kPayloadBytes), kCount);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (host_drops(exporter_->scrape()) < kCount && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(host_drops(exporter_->scrape()), kCount) << exporter_->log();
+
+  network_->delete_link("", host_pair.a.name);
+  const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  Series after = exporter_->scrape();
+  while (count_where(after, "netif_rx_drops_total", {{"device", host_pair.a.name}}) > 0 &&
+         std::chrono::steady_clock::now() < gone_by) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    after = exporter_->scrape();
+  }
+  std::printf("gone device: %d drops counted, its drop series %s after its deletion\n", kCount,
+              count_where(after, "netif_rx_drops_total", {{"device", host_pair.a.name}}) > 0
+                  ? "still there"
+                  : "gone");
+  EXPECT_FALSE(count_where(after, "netif_rx_drops_total", {{"device", host_pair.a.name}}) > 0)
+      << exporter_->log();
+}
+
 TEST(DropReasonNames, EqualTheKfreeSkbTracepointsPrintTable) {
   const CommandResult format = run_command(
       {"unshare", "--mount", "--propagation", "private", "sh", "-c",
