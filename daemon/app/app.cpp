@@ -119,12 +119,18 @@ void App::start() {
                                 {"netns_table", probe_->netns_table_fd()},
                                 {"netns_slots", probe_->netns_slots_fd()}},
       [control = bpf_stats_.get()] { return control->exporter_enabled(); });
-  if (drops_)
+  if (drops_) {
     stats_reader->add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
+    stats_reader->add_map({"drop_counters", drops_->drop_counters_fd(), true});
+    stats_reader->add_map({"drop_device_names", drops_->drop_device_names_fd(), true});
+    stats_reader->add_map({"drop_totals", drops_->drop_totals_fd()});
+  }
   poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
   napi_ = attach_napi_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
   if (napi_) {
     stats_reader->add_program(napi_->program_fd(), napi_->program_name(), AttachMode::tp_btf);
+    stats_reader->add_map({"napi_counters", napi_->napi_counters_fd(), true});
+    stats_reader->add_map({"napi_totals", napi_->napi_totals_fd()});
     poller_->set_napi_source(napi_source(*napi_, self_metrics_));
   }
   if (drops_ || napi_) {

@@ -42,19 +42,9 @@ BpfStatsReader::BpfStatsReader(int program_fd, std::string program_name, AttachM
     : program_fd_(program_fd),
       program_name_(std::move(program_name)),
       attach_type_(attach_type),
-      maps_(std::move(maps)),
       exporter_enabled_(std::move(exporter_enabled)),
       sysctl_path_(std::move(sysctl_path)) {
-  // A map's capacity and type never change: read them once.
-  for (const auto& map : maps_) {
-    bpf_map_info info{};
-    __u32 length = sizeof info;
-    if (bpf_obj_get_info_by_fd(map.fd, &info, &length) != 0) {
-      log::warn("reading a map's info failed", {{"map", map.name}, {"err", std::strerror(errno)}});
-    }
-    max_entries_.push_back(info.max_entries);
-    is_array_.push_back(info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY);
-  }
+  for (auto& map : maps) add_map(std::move(map));
   last_.name = program_name_;
   last_.attach_type = attach_type_;
 }
@@ -83,6 +73,38 @@ void read_program(int program_fd, BpfProgramStats& last) {
 
 }  // namespace
 
+void BpfStatsReader::add_map(BpfMapHandle map) {
+  // A map's capacity and type never change: read them once.
+  bpf_map_info info{};
+  __u32 length = sizeof info;
+  if (bpf_obj_get_info_by_fd(map.fd, &info, &length) != 0) {
+    log::warn("reading a map's info failed", {{"map", map.name}, {"err", std::strerror(errno)}});
+  }
+  max_entries_.push_back(info.max_entries);
+  is_array_.push_back(info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY);
+  key_sizes_.push_back(info.key_size);
+  maps_.push_back(std::move(map));
+}
+
+namespace {
+
+// The keys of a hash map, walked (at most `capacity`: the walk ends even if
+// the map changes meanwhile).
+std::uint64_t walk_keys(int fd, std::uint32_t key_size, std::uint64_t capacity) {
+  std::vector<unsigned char> key(key_size == 0 ? 1 : key_size);
+  std::vector<unsigned char> next(key.size());
+  std::uint64_t keys = 0;
+  const void* from = nullptr;
+  while (keys < capacity && bpf_map_get_next_key(fd, from, next.data()) == 0) {
+    ++keys;
+    key.swap(next);
+    from = key.data();
+  }
+  return keys;
+}
+
+}  // namespace
+
 void BpfStatsReader::add_program(int program_fd, std::string program_name, AttachMode attach_type) {
   OtherProgram other;
   other.fd = program_fd;
@@ -107,8 +129,13 @@ BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries) {
   for (std::size_t i = 0; i < maps_.size(); ++i) {
     // Arrays always hold max_entries keys; the hash maps hold what the poll
     // just read (no extra syscall).
-    out.maps.push_back(
-        {maps_[i].name, is_array_[i] ? max_entries_[i] : device_entries, max_entries_[i]});
+    std::uint64_t entries = device_entries;
+    if (is_array_[i]) {
+      entries = max_entries_[i];
+    } else if (maps_[i].walk_keys) {
+      entries = walk_keys(maps_[i].fd, key_sizes_[i], max_entries_[i]);
+    }
+    out.maps.push_back({maps_[i].name, entries, max_entries_[i]});
   }
   return out;
 }

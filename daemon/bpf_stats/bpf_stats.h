@@ -15,6 +15,9 @@ namespace netif_rx {
 struct BpfMapHandle {
   std::string name;  // the name to export (label map=)
   int fd = -1;       // borrowed
+  // A hash map whose keys the poll does not read: counted by walking them
+  // (a syscall per key, at most its capacity) at each read.
+  bool walk_keys = false;
 };
 
 class BpfStatsReader {
@@ -29,6 +32,9 @@ class BpfStatsReader {
   // Reads another program of ours too (the drop counter): `program_fd` is
   // borrowed. Call before the first read.
   void add_program(int program_fd, std::string program_name, AttachMode attach_type);
+  // Reads another map of ours too (the drop and NAPI counters'): `map.fd` is
+  // borrowed. Call before the first read.
+  void add_map(BpfMapHandle map);
 
   // One reading. `device_entries` is the number of keys the poll just read
   // from the per-device maps (device_counters, device_names: same keys).
@@ -42,6 +48,7 @@ class BpfStatsReader {
   std::vector<BpfMapHandle> maps_;
   std::vector<std::uint64_t> max_entries_;
   std::vector<bool> is_array_;
+  std::vector<std::uint32_t> key_sizes_;
   std::function<bool()> exporter_enabled_;
   std::string sysctl_path_;
   BpfProgramStats last_;

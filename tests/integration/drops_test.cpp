@@ -295,6 +295,9 @@ TEST_F(DropsTest, AGoneDevicesDropsLeaveWithIt) {
   while (host_drops(exporter_->scrape()) < kCount && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_EQ(host_drops(exporter_->scrape()), kCount) << exporter_->log();
+  const Labels drop_map{{"map", "drop_counters"}};
+  const double entries_before =
+      sum_where(exporter_->scrape(), "netif_rx_bpf_map_entries", drop_map);
 
   network_->delete_link("", host_pair.a.name);
   const auto gone_by = std::chrono::steady_clock::now() + std::chrono::seconds(5);
@@ -310,6 +313,13 @@ TEST_F(DropsTest, AGoneDevicesDropsLeaveWithIt) {
                   : "gone");
   EXPECT_FALSE(count_where(after, "netif_rx_drops_total", {{"device", host_pair.a.name}}) > 0)
       << exporter_->log();
+  // Its entry left the map (counted at the poll after the deletion).
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const double entries_after = sum_where(exporter_->scrape(), "netif_rx_bpf_map_entries", drop_map);
+  std::printf("drop_counters entries: %.0f before the deletion, %.0f after\n", entries_before,
+              entries_after);
+  EXPECT_GE(entries_before, 1);
+  EXPECT_LT(entries_after, entries_before);
 }
 
 TEST(DropReasonNames, EqualTheKfreeSkbTracepointsPrintTable) {
