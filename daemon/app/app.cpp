@@ -1,5 +1,6 @@
 #include "app/app.h"
 
+#include <bpf/libbpf.h>
 #include <linux/capability.h>
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
@@ -14,6 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/memory_budget.h"
 #include "app/notify.h"
 #include "app/privilege_model.h"
 #include "bpf_stats/bpf_stats.h"
@@ -30,6 +32,7 @@
 #include "pipeline/poller.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
+#include "sys/cgroup_memory.h"
 #include "sys/privileges.h"
 #include "util/log.h"
 #include "web/http_server.h"
@@ -89,6 +92,14 @@ void App::start() {
     systemd_sockets = take_systemd_sockets();
   } else {
     for (const auto& text : cli_.listen_addresses) addresses.push_back(parse_listen_address(text));
+  }
+
+  // The maps this configuration asks for, and the exporter, under the memory
+  // cgroup's limit: else a one-line refusal now, not an OOM kill in a loop.
+  if (const int cpus = libbpf_num_possible_cpus(); cpus > 0) {
+    if (const auto problem =
+            memory_budget_problem(config_, static_cast<unsigned>(cpus), own_cgroup_memory_limit()))
+      throw std::runtime_error(*problem);
   }
 
   // First, while the process still has one thread and all its capabilities:
