@@ -29,5 +29,6 @@ local configure(dashboard, config) =
   grafanaDashboards+:: {
     'netif-rx-exporter.json': configure(import 'netif-rx-exporter.json', $._config),
     'netif-rx-overview.json': configure(import 'netif-rx-overview.json', $._config),
+    'netif-rx-receive-path.json': configure(import 'netif-rx-receive-path.json', $._config),
   },
 }
