@@ -4,7 +4,8 @@
 //
 //   netif_rx_bench [--rounds=N] [--packets=N] [--kernel-rounds=N]
 //                  [--scrapes=N] [--render-only] [--poll-only[=N,N,...]]
-//                  [--poll-rounds=N] [--kernel-only] [Google Benchmark flags]
+//                  [--poll-rounds=N] [--kernel-only] [--receive-path-only]
+//                  [Google Benchmark flags]
 //
 // --render-only: the /metrics render rows alone (no BPF, no root), e.g. to
 // compare two builds of the exposition code.
@@ -13,6 +14,8 @@
 // device counts given; --poll-rounds polls each count N times (31).
 // --kernel-only: the kernel-statistics rows (1) and (9) alone (root), e.g.
 // to compare two builds of the probe.
+// --receive-path-only: the drop storm and NAPI rows (10) and (11) alone
+// (root), with as many rounds as --kernel-rounds (at most 15).
 #include <bpf/bpf.h>
 #include <unistd.h>
 
@@ -39,6 +42,7 @@
 #include "oneliner.h"
 #include "owner_scan_bench.h"
 #include "probe/probe.h"
+#include "receive_path_costs.h"
 #include "render_bench.h"
 #include "stats.h"
 #include "util/unique_fd.h"
@@ -53,7 +57,8 @@ struct Options {
   int scrapes = 10000;
   bool render_only = false;
   bool poll_only = false;
-  bool kernel_only = false;  // the kernel-statistics rows (1) and (9) alone
+  bool kernel_only = false;        // the kernel-statistics rows (1) and (9) alone
+  bool receive_path_only = false;  // the drop storm and NAPI rows (10) and (11) alone
   std::vector<int> poll_devices{10, 1000, 10000, 100000};
   int poll_rounds = 31;
 };
@@ -81,6 +86,7 @@ Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args)
     if (arg == "--render-only") options.render_only = true;
     if (arg == "--poll-only") options.poll_only = true;
     if (arg == "--kernel-only") options.kernel_only = true;
+    if (arg == "--receive-path-only") options.receive_path_only = true;
     if (arg.rfind("--poll-only=", 0) == 0) {
       options.poll_only = true;
       options.poll_devices.clear();
@@ -310,6 +316,10 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
   return out;
 }
 
+// Rounds of the drop storm and of the NAPI counter (at most): each drop storm
+// round takes three storms of a quarter second.
+constexpr int kReceivePathRounds = 15;
+
 constexpr int kSpreadNamespaces = 10;
 constexpr int kSpreadDevices = 10;
 const std::string kOtherHashName = "probe, hash (other namespaces)";
@@ -519,6 +529,70 @@ void add_gro_rows(std::vector<Row>& rows, const GroCosts& gro) {
       {"    probe / floor per event, GRO bulk TCP", fmt(event.median / floor.median, 2), "", ""});
 }
 
+// Rows (10): the drop counter in a drop storm, beside the probe and the
+// floor, and against the drops' own cost.
+void add_drop_storm_rows(std::vector<Row>& rows, const DropStormCosts& storm) {
+  const std::string what = "(10) drop storm, " + std::to_string(kDropStormRate / 1000) +
+                           "k datagrams/s to a closed port: ";
+  if (!storm.skipped.empty()) {
+    rows.push_back({what + "not measured (" + storm.skipped + ")", "", "", ""});
+    return;
+  }
+  const Summary rate = summarize(storm.drops_per_second);
+  const Summary counter = summarize(storm.counter_ns_per_drop);
+  const Summary probe = summarize(storm.probe_ns_per_event);
+  const Summary floor = summarize(storm.floor_ns_per_event);
+  const Summary drop = summarize(storm.drop_wall_ns);
+  const Summary added = summarize(storm.counter_added_wall_ns);
+  rows.push_back({what + "drops counted per second", fmt(rate.median, 0), spread(rate, 0), ""});
+  rows.push_back({what + "kernel ns/drop, drop counter", fmt(counter.median), spread(counter), ""});
+  rows.push_back({what + "kernel ns/event, probe beside it", fmt(probe.median), spread(probe), ""});
+  rows.push_back({what + "kernel ns/event, floor beside it", fmt(floor.median), spread(floor), ""});
+  rows.push_back({"    drop counter per drop / floor, together",
+                  fmt(counter.median / floor.median, 2), "", ""});
+  rows.push_back({what + "wall ns per dropped packet, no counter (the drop)", fmt(drop.median),
+                  spread(drop), ""});
+  rows.push_back(
+      {what + "added wall ns per drop, drop counter", fmt(added.median), spread(added), ""});
+  const double kernel_vs_drop = counter.median / drop.median;
+  const double added_vs_drop = added.median / drop.median;
+  rows.push_back({"    drop counter's kernel ns / the drop's own ns", fmt(kernel_vs_drop, 2), "",
+                  "<= 1.00: " + verdict(kernel_vs_drop, 1.0)});
+  rows.push_back({"    drop counter's added wall ns / the drop's own ns", fmt(added_vs_drop, 2), "",
+                  "<= 1.00: " + verdict(added_vs_drop, 1.0)});
+  const double per_second = kDropStormRate / 1e9 * 100;  // ns per drop -> % of a CPU
+  rows.push_back({what + "% of a CPU: the drops / the drop counter (kernel ns)",
+                  fmt(drop.median * per_second, 1) + " / " + fmt(counter.median * per_second, 2),
+                  "", ""});
+}
+
+// Rows (11): the NAPI counter in bulk TCP through GRO, beside the probe and
+// the floor.
+void add_napi_rows(std::vector<Row>& rows, const NapiCosts& napi) {
+  const std::string what = "(11) NAPI, GRO bulk TCP: ";
+  if (!napi.skipped.empty()) {
+    rows.push_back({what + "not measured (" + napi.skipped + ")", "", "", ""});
+    return;
+  }
+  const Summary per_poll = summarize(napi.packets_per_poll);
+  const Summary exhausted = summarize(napi.exhausted_share);
+  const Summary poll = summarize(napi.counter_ns_per_poll);
+  const Summary packet = summarize(napi.counter_ns_per_packet);
+  const Summary probe = summarize(napi.probe_ns_per_event);
+  const Summary floor = summarize(napi.floor_ns_per_event);
+  rows.push_back(
+      {what + "packets per poll (receiving veth)", fmt(per_poll.median), spread(per_poll), ""});
+  rows.push_back({what + "% of its polls that used their budget", fmt(100 * exhausted.median),
+                  fmt(100 * exhausted.p25) + " .. " + fmt(100 * exhausted.p75), ""});
+  rows.push_back({what + "kernel ns/poll, NAPI counter", fmt(poll.median), spread(poll), ""});
+  rows.push_back(
+      {what + "kernel ns/packet, NAPI counter", fmt(packet.median, 2), spread(packet, 2), ""});
+  rows.push_back({what + "kernel ns/event, probe beside it", fmt(probe.median), spread(probe), ""});
+  rows.push_back({what + "kernel ns/event, floor beside it", fmt(floor.median), spread(floor), ""});
+  rows.push_back(
+      {"    NAPI counter per poll / floor, together", fmt(poll.median / floor.median, 2), "", ""});
+}
+
 // Rows (2): added wall-clock ns per packet.
 void add_wall_clock_rows(std::vector<Row>& rows, const WallClock& wall) {
   const Summary base = summarize(wall.base_ns);
@@ -655,7 +729,8 @@ void add_memory_rows(std::vector<Row>& rows) {
 
 std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, const GroCosts& gro,
                             const Samples& spread_costs, const ExporterCosts& exporter, int scrapes,
-                            const std::vector<std::string>& rungs) {
+                            const std::vector<std::string>& rungs, const DropStormCosts& storm,
+                            const NapiCosts& napi) {
   std::vector<Row> rows;
   rows.push_back({"measurement", "median", "p25 .. p75", "goal (ratio side by side)"});
   add_alone_rows(rows, kernel.alone);
@@ -668,6 +743,8 @@ std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, co
   add_gro_rows(rows, gro);
   add_spread_rows(rows, spread_costs);
   add_ladder_rows(rows, kernel.alone, rungs);
+  add_drop_storm_rows(rows, storm);
+  add_napi_rows(rows, napi);
   return rows;
 }
 
@@ -701,6 +778,8 @@ int run(int argc, char** argv) {
   WallClock wall;
   KernelCosts kernel;
   GroCosts gro;
+  DropStormCosts storm;
+  NapiCosts napi;
   std::vector<std::string> rungs;
   if (options.kernel_only) {
     BenchNetwork network;
@@ -714,6 +793,19 @@ int run(int argc, char** argv) {
     print_table(rows);
     return 0;
   }
+  if (options.receive_path_only) {
+    BenchNetwork network;
+    const Programs programs(network);
+    const int receive_path_rounds = std::min(options.kernel_rounds, kReceivePathRounds);
+    storm = measure_drop_storm(network, *programs.ours, *programs.floor, receive_path_rounds);
+    network.merge_received_tcp();
+    napi = measure_napi_costs(network, *programs.ours, *programs.floor, receive_path_rounds);
+    std::vector<Row> rows{{"measurement", "median", "p25 .. p75", "goal"}};
+    add_drop_storm_rows(rows, storm);
+    add_napi_rows(rows, napi);
+    print_table(rows);
+    return 0;
+  }
   if (options.rounds > 0 || options.kernel_rounds > 0) {
     // Declared after the network, the programs are unloaded before it goes.
     BenchNetwork network;
@@ -721,8 +813,11 @@ int run(int argc, char** argv) {
     for (const auto& rung : programs.ladder) rungs.push_back(rung->name());
     wall = measure_wall_clock(network, programs, options);
     kernel = measure_kernel_costs(network, programs, options);
+    const int receive_path_rounds = std::min(options.kernel_rounds, kReceivePathRounds);
+    storm = measure_drop_storm(network, *programs.ours, *programs.floor, receive_path_rounds);
     // Last: GRO on the receiver moves the UDP bursts to the NAPI path.
     gro = measure_gro_costs(network, programs, options.kernel_rounds);
+    napi = measure_napi_costs(network, *programs.ours, *programs.floor, receive_path_rounds);
   }
   const Samples spread_costs = measure_spread_costs(options);
   const ExporterCosts exporter = measure_exporter_costs(benchmark_args, options.scrapes);
@@ -731,7 +826,8 @@ int run(int argc, char** argv) {
       "\nnetif_rx_exporter benchmark: %d A/B rounds, each configuration the least of 3 bursts of "
       "%d UDP packets (16-byte payload) over a veth pair; %d kernel-statistics rounds\n\n",
       options.rounds, options.packets, options.kernel_rounds);
-  print_table(table_rows(wall, kernel, gro, spread_costs, exporter, options.scrapes, rungs));
+  print_table(
+      table_rows(wall, kernel, gro, spread_costs, exporter, options.scrapes, rungs, storm, napi));
   return 0;
 }
 

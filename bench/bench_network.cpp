@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -23,6 +24,7 @@ namespace {
 constexpr const char* kSenderAddress = "198.51.100.1";
 constexpr const char* kReceiverAddress = "198.51.100.2";
 constexpr int kPort = 9;
+constexpr int kClosedPort = 10;  // nobody listens there: the drop storm's port
 constexpr int kTcpPort = 5001;
 constexpr int kPayload = 16;
 constexpr int kBatch = 64;
@@ -165,6 +167,43 @@ double BenchNetwork::burst(int packets) {
   const double elapsed = now_ns() - start;
   drain();
   return elapsed / packets;
+}
+
+double BenchNetwork::flood_closed_port(int packets, int per_second) {
+  // Its own socket, unconnected: the receiver's ICMP port unreachable
+  // replies (rate-limited by the kernel) find no socket to report to.
+  UniqueFd sender = socket_in(sender_ns_, SOCK_DGRAM);
+  sockaddr_in to = address(kReceiverAddress, kClosedPort);
+  char payload[kPayload] = {};
+  iovec iov{payload, sizeof payload};
+  std::vector<mmsghdr> messages(kBatch);
+  for (auto& m : messages) {
+    m = {};
+    m.msg_hdr.msg_iov = &iov;
+    m.msg_hdr.msg_iovlen = 1;
+    m.msg_hdr.msg_name = &to;
+    m.msg_hdr.msg_namelen = sizeof to;
+  }
+  const auto period_ns = static_cast<long>(1e9 * kBatch / std::max(per_second, 1));
+  timespec next{};
+  ::clock_gettime(CLOCK_MONOTONIC, &next);
+  double sending = 0;
+  int sent = 0;
+  while (sent < packets) {
+    ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr);
+    next.tv_nsec += period_ns;
+    while (next.tv_nsec >= 1000000000L) {
+      next.tv_nsec -= 1000000000L;
+      ++next.tv_sec;
+    }
+    const int n = std::min(kBatch, packets - sent);
+    const double start = now_ns();
+    const int rc = ::sendmmsg(sender.get(), messages.data(), static_cast<unsigned>(n), 0);
+    sending += now_ns() - start;
+    if (rc <= 0) throw std::runtime_error("sendmmsg: " + std::string(std::strerror(errno)));
+    sent += rc;
+  }
+  return sending / packets;
 }
 
 void BenchNetwork::merge_received_tcp() {

@@ -28,6 +28,15 @@ class BenchNetwork {
   // system call. The receiver is drained afterwards, untimed.
   double burst(int packets);
 
+  // A drop storm: sends `packets` datagrams (payload 16 bytes) to a port
+  // nobody listens on at the receiver, `per_second` of them a second (batches
+  // of 64 at fixed instants; a late batch is sent at once, not skipped), so
+  // that the receiver drops every one (no socket: UDP's NoPorts). Returns the
+  // wall-clock nanoseconds per packet spent in the sends: the whole receive
+  // path up to the drop runs within them (see burst()); the pauses between
+  // batches are not counted.
+  double flood_closed_port(int packets, int per_second);
+
   // Turns GRO on at the receiving end and TSO/GSO off at the sender, so that
   // bulk TCP arrives as MTU frames that the receiver's GRO merges, as a
   // physical NIC's traffic does. The UDP bursts then take the NAPI path:
