@@ -21,8 +21,8 @@ MemoryNeed memory_need(const Config& config, unsigned possible_cpus) {
     shape.netns_block_slots = config.netns_block_slots;
   }
   MemoryNeed need;
-  need.maps = counting_map_memory(shape, possible_cpus).counting +
-              drop_map_memory(possible_cpus) + napi_map_memory(possible_cpus);
+  need.maps = counting_map_memory(shape, possible_cpus).counting + drop_map_memory(possible_cpus) +
+              napi_map_memory(possible_cpus);
   return need;
 }
 

@@ -10,8 +10,8 @@ namespace netif_rx {
 
 struct CountingMapShape {
   std::uint32_t max_devices = 0;
-  std::uint32_t host_slots = 0;   // the own namespace's array (0: none)
-  std::uint32_t netns_blocks = 0; // other namespaces' blocks (0: none)
+  std::uint32_t host_slots = 0;    // the own namespace's array (0: none)
+  std::uint32_t netns_blocks = 0;  // other namespaces' blocks (0: none)
   std::uint32_t netns_block_slots = 0;
 };
 

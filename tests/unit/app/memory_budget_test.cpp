@@ -29,8 +29,8 @@ TEST(MemoryBudget, TheChartsDefaultsFitItsLimitAt192Cpus) {
 TEST(MemoryBudget, TheLargestMaxDevicesIsRefusedWithTheFiguresInOneLine) {
   Config config;
   config.max_devices = 1048576;
-  const auto problem =
-      memory_budget_problem(config, 128, CgroupMemoryLimit{256ULL << 20, "/sys/fs/cgroup/memory.max"});
+  const auto problem = memory_budget_problem(
+      config, 128, CgroupMemoryLimit{256ULL << 20, "/sys/fs/cgroup/memory.max"});
   ASSERT_TRUE(problem.has_value());
   EXPECT_EQ(problem->find('\n'), std::string::npos);
   EXPECT_NE(problem->find("256 MiB (/sys/fs/cgroup/memory.max)"), std::string::npos) << *problem;

@@ -70,7 +70,8 @@ TEST_F(CgroupTree, HostileTextIsNoLimitNeverACrash) {
   write("a/memory.max", "-5\n");
   EXPECT_FALSE(cgroup_memory_limit("0::/a\n", root()).has_value());
   EXPECT_FALSE(cgroup_memory_limit("0::/../../etc\n", root()).has_value());
-  EXPECT_FALSE(cgroup_memory_limit("garbage without colons\n::\n0::relative\n", root()).has_value());
+  EXPECT_FALSE(
+      cgroup_memory_limit("garbage without colons\n::\n0::relative\n", root()).has_value());
   EXPECT_FALSE(cgroup_memory_limit("", root()).has_value());
   EXPECT_FALSE(cgroup_memory_limit("0::/missing/dirs\n", root()).has_value());
 }
