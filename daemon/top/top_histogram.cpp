@@ -52,6 +52,25 @@ std::string device_title(const TopDeviceRows& device, double span) {
   return title;
 }
 
+// Drawn: packets or drops in the span.
+bool shown(const TopDeviceRows& device) {
+  return device.delta.packets > 0 || !device.drops.empty();
+}
+
+// "dropped 42 (8.4/s): NO_SOCKET 40, SOCKET_RCVBUFF 2"
+std::string drops_line(const TopDeviceRows& device, double span) {
+  const std::uint64_t dropped = device.dropped();
+  std::string text = "dropped " + std::to_string(dropped);
+  if (span > 0) text += " (" + format_rate(per_second(dropped, span)) + "/s)";
+  text += ":";
+  bool first = true;
+  for (const TopDropRow& row : device.drops) {
+    text += (first ? " " : ", ") + printable(row.reason) + " " + std::to_string(row.delta);
+    first = false;
+  }
+  return text;
+}
+
 // The rows that lhist would print: from the first to the last CPU with packets.
 std::pair<std::size_t, std::size_t> busy_range(const TopDeviceRows& device) {
   std::size_t first = device.cpus.size();
@@ -101,7 +120,7 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
   std::size_t count_width = 1;
   std::size_t idle = 0;
   for (const TopDeviceRows& device : table.devices) {
-    if (device.delta.packets == 0) {
+    if (!shown(device)) {
       ++idle;
       continue;
     }
@@ -116,9 +135,10 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
   const std::size_t bar_width = width > fixed ? width - fixed : 1;
 
   for (const TopDeviceRows& device : table.devices) {
-    if (device.delta.packets == 0) continue;
+    if (!shown(device)) continue;
     out += "\n";
     line(device_title(device, table.span_seconds));
+    if (!device.drops.empty()) line(drops_line(device, table.span_seconds));
     const auto [first, last] = busy_range(device);
     std::uint64_t most = 0;
     for (const TopCpuRow& row : device.cpus) most = std::max(most, row.delta.packets);

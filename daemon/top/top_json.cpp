@@ -54,6 +54,16 @@ std::string render_json(const RateTable& table, const std::string& source) {
     if (!device.id.netns.empty()) out += ",\"netns\":" + json_string(device.id.netns);
     out += ",";
     append_counts(out, device.delta, span);
+    if (!device.drops.empty()) {
+      out += ",\"drops\":{";
+      bool first_reason = true;
+      for (const TopDropRow& row : device.drops) {
+        out +=
+            (first_reason ? "" : ",") + json_string(row.reason) + ":" + std::to_string(row.delta);
+        first_reason = false;
+      }
+      out += "}";
+    }
     out += ",\"cpus\":[";
     bool first_cpu = true;
     for (const TopCpuRow& row : device.cpus) {

@@ -30,6 +30,32 @@ double per_second(std::uint64_t count, double span) {
   return span > 0 ? static_cast<double>(count) / span : 0;
 }
 
+namespace {
+
+// A device's drops during the span by reason, most first (a counter that went
+// down counts from zero, as rate() does).
+std::vector<TopDropRow> drop_rows(const TopReading& before, const TopReading& after,
+                                  const TopDeviceId& id) {
+  std::vector<TopDropRow> rows;
+  const auto found = after.drops.find(id);
+  if (found == after.drops.end()) return rows;
+  const auto earlier = before.drops.find(id);
+  for (const auto& [reason, total] : found->second) {
+    std::uint64_t previous = 0;
+    if (earlier != before.drops.end()) {
+      if (const auto at = earlier->second.find(reason); at != earlier->second.end())
+        previous = at->second;
+    }
+    const std::uint64_t delta = total >= previous ? total - previous : total;
+    if (delta > 0) rows.push_back({reason, delta});
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const TopDropRow& a, const TopDropRow& b) { return a.delta > b.delta; });
+  return rows;
+}
+
+}  // namespace
+
 RateTable compute_rate_table(const TopReading& before, const TopReading& after) {
   RateTable table;
   table.span_seconds = span_seconds(before, after);
@@ -37,7 +63,7 @@ RateTable compute_rate_table(const TopReading& before, const TopReading& after) 
   table.cpus = after.cpus;
 
   for (const auto& [id, after_cpus] : after.devices) {
-    TopDeviceRows device{id, {}, {}};
+    TopDeviceRows device{id, {}, {}, {}};
     const auto before_device = before.devices.find(id);
     // Rows for every CPU of the reading, so that idle CPUs show as zero.
     std::vector<std::optional<unsigned>> keys;
@@ -66,6 +92,7 @@ RateTable compute_rate_table(const TopReading& before, const TopReading& after) 
       device.delta.bytes += delta.bytes;
       device.cpus.push_back({cpu, delta, total});
     }
+    device.drops = drop_rows(before, after, id);
     table.devices.push_back(std::move(device));
   }
   std::sort(table.devices.begin(), table.devices.end(),

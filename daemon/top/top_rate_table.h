@@ -17,10 +17,22 @@ struct TopCpuRow {
   TopCounters total;            // cumulative, at the end of the span
 };
 
+struct TopDropRow {
+  std::string reason;  // the kernel's drop reason
+  std::uint64_t delta = 0;
+};
+
 struct TopDeviceRows {
   TopDeviceId id;
   TopCounters delta;            // summed over CPUs
   std::vector<TopCpuRow> cpus;  // ascending CPU number
+  // Drops during the span by reason, most first; only reasons that dropped.
+  std::vector<TopDropRow> drops;
+  std::uint64_t dropped() const {
+    std::uint64_t sum = 0;
+    for (const TopDropRow& row : drops) sum += row.delta;
+    return sum;
+  }
 };
 
 struct RateTable {

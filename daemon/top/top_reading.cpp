@@ -11,6 +11,7 @@ namespace {
 
 constexpr std::string_view kPackets = "netif_rx_packets_total";
 constexpr std::string_view kBytes = "netif_rx_bytes_total";
+constexpr std::string_view kDrops = "netif_rx_drops_total";
 constexpr std::string_view kUntracked = "netif_rx_untracked_packets_total";
 constexpr std::string_view kPolledAt = "netif_rx_exporter_last_poll_timestamp_seconds";
 
@@ -89,6 +90,17 @@ TopReading reading_from_exposition(std::string_view text) {
       const std::optional<unsigned> cpu = cpu_of(sample);
       (cpu ? seen_with_cpu : seen_without_cpu) = true;
       if (cpu) cpus.insert(*cpu);
+      continue;
+    }
+    if (sample.name == kDrops) {
+      const auto device = sample.labels.find("device");
+      const auto reason = sample.labels.find("reason");
+      if (device == sample.labels.end() || reason == sample.labels.end()) {
+        throw ExpositionParseError(describe(sample) + ": the device or reason label is missing");
+      }
+      const auto netns = sample.labels.find("netns");
+      TopDeviceId id{device->second, netns == sample.labels.end() ? "" : netns->second};
+      reading.drops[id][reason->second] = counter_value(sample);
       continue;
     }
     const bool packets = sample.name == kPackets;

@@ -38,6 +38,9 @@ struct TopReading {
   bool per_cpu = true;         // some device by CPU
   std::vector<unsigned> cpus;  // sorted; the CPUs present, or that hold counts (or appear)
   std::map<TopDeviceId, TopCpuCounters> devices;
+  // Packets dropped on the receive path by device and the kernel's reason
+  // (netif_rx_drops_total; a scrape only: the probe source has none).
+  std::map<TopDeviceId, std::map<std::string, std::uint64_t>> drops;
   // When the reading was taken, on this host's monotonic clock.
   std::chrono::steady_clock::time_point taken{};
   // Unix time of the exporter's poll that the counters come from, when the

@@ -105,7 +105,8 @@ TEST(TightResources, SixtyFourFileDescriptorsStartServeAndOutlastAConnectionFloo
   std::printf("64 descriptors: %zu connections held for 1.5 s, then %s\n", flood,
               after.empty() ? "no scrape within 10 s" : "scrapes served");
   ASSERT_FALSE(after.empty()) << exporter.log();
-  EXPECT_GT(sum_where(after, "netif_rx_exporter_last_poll_timestamp_seconds", {}), first_poll + 1.0);
+  EXPECT_GT(sum_where(after, "netif_rx_exporter_last_poll_timestamp_seconds", {}),
+            first_poll + 1.0);
   EXPECT_EQ(exporter.stop(), 0) << exporter.log();
 }
 

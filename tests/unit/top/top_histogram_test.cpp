@@ -10,7 +10,7 @@ TopCpuRow row(unsigned cpu, std::uint64_t packets) {
 }
 
 TopDeviceRows device(std::string name, std::string netns, std::vector<TopCpuRow> cpus) {
-  TopDeviceRows out{{std::move(name), std::move(netns)}, {}, std::move(cpus)};
+  TopDeviceRows out{{std::move(name), std::move(netns)}, {}, std::move(cpus), {}};
   for (const auto& cpu : out.cpus) {
     out.delta.packets += cpu.delta.packets;
     out.delta.bytes += cpu.delta.bytes;
@@ -113,6 +113,34 @@ TEST(TopHistogram, ControlCharactersInNamesAreEscaped) {
   EXPECT_EQ(out.find('\x1b'), std::string::npos) << out;
   EXPECT_EQ(out.find('\x07'), std::string::npos) << out;
   EXPECT_NE(out.find("ev\\x1b[2Jil (netns ns\\x07): 5 packets"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+// A device that dropped gets a line under its title; one that only dropped
+// (backlog drops come before the receive) is drawn too.
+TEST(TopHistogramDrops, ALineOfDropsByReasonUnderTheTitle) {
+  RateTable table;
+  table.span_seconds = 2;
+  table.cpus = {0, 1};
+  TopDeviceRows busy{{"veth1", ""}, {10, 1300}, {{0, {10, 1300}, {10, 1300}}}, {}};
+  busy.drops = {{"NO_SOCKET", 40}, {"SOCKET_RCVBUFF", 2}};
+  TopDeviceRows dropping{{"eth0", ""}, {0, 0}, {{0, {0, 0}, {5, 650}}}, {}};
+  dropping.drops = {{"CPU_BACKLOG", 8}};
+  table.devices = {busy, dropping};
+  const std::string text = render_histogram(table, {80, "the probe", ""});
+  EXPECT_NE(text.find("veth1: 10 packets (5.0/s), 1.3 kB (650 B/s)\n"
+                      "dropped 42 (21.0/s): NO_SOCKET 40, SOCKET_RCVBUFF 2\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("eth0: 0 packets (0.0/s), 0 B (0 B/s)\ndropped 8 (4.0/s): CPU_BACKLOG 8\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("without packets"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -12,9 +12,10 @@ RateTable two_devices() {
   table.devices.push_back(
       {{"eth0", ""},
        {3000, 390000},
-       {{0, {1000, 130000}, {5000, 650000}}, {1, {2000, 260000}, {2000, 260000}}}});
+       {{0, {1000, 130000}, {5000, 650000}}, {1, {2000, 260000}, {2000, 260000}}},
+       {}});
   table.devices.push_back(
-      {{"we\"ird\\dev\n", "4026532281"}, {0, 0}, {{0, {0, 0}, {7, 700}}, {1, {0, 0}, {0, 0}}}});
+      {{"we\"ird\\dev\n", "4026532281"}, {0, 0}, {{0, {0, 0}, {7, 700}}, {1, {0, 0}, {0, 0}}}, {}});
   return table;
 }
 
@@ -40,7 +41,7 @@ TEST(TopJson, SummedOverCpusAndFractionalRates) {
   RateTable table;
   table.span_seconds = 3;
   table.per_cpu = false;
-  table.devices.push_back({{"eth0", ""}, {10, 100}, {{std::nullopt, {10, 100}, {10, 100}}}});
+  table.devices.push_back({{"eth0", ""}, {10, 100}, {{std::nullopt, {10, 100}, {10, 100}}}, {}});
   EXPECT_EQ(render_json(table, "http://127.0.0.1:19100/metrics"),
             "{\"source\":\"http://127.0.0.1:19100/metrics\",\"span_seconds\":3,\"per_cpu\":false,"
             "\"devices\":[{\"device\":\"eth0\",\"packets\":10,\"bytes\":100,"
@@ -57,6 +58,27 @@ TEST(TopJson, EmptyTable) {
 
 TEST(TopJson, EscapesStrings) {
   EXPECT_EQ(json_string("a\"b\\c\n\t\x01\xC3\xA9"), "\"a\\\"b\\\\c\\n\\t\\u0001\xC3\xA9\"");
+}
+
+}  // namespace
+}  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+TEST(TopJsonDrops, ADevicesDropsByReason) {
+  RateTable table;
+  table.span_seconds = 1;
+  table.per_cpu = false;
+  table.devices.push_back({{"veth1", ""},
+                           {10, 100},
+                           {{std::nullopt, {10, 100}, {10, 100}}},
+                           {{"NO_SOCKET", 4}, {"SOCKET_RCVBUFF", 1}}});
+  const std::string json = render_json(table, "the probe");
+  EXPECT_NE(json.find("\"bytes_per_second\":100,\"drops\":{\"NO_SOCKET\":4,\"SOCKET_RCVBUFF\":1},"
+                      "\"cpus\":["),
+            std::string::npos)
+      << json;
 }
 
 }  // namespace

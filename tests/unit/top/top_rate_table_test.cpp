@@ -112,3 +112,37 @@ TEST(RateTable, SpanPrefersTheExportersPollTimes) {
 
 }  // namespace
 }  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+// Drops by reason from a scrape: the increase over the span, most first; a
+// reason that did not drop is left out; a counter that went down counts from
+// zero.
+TEST(TopRateTableDrops, IncreaseByReasonMostFirst) {
+  const std::string page_before =
+      "netif_rx_untracked_packets_total 0\n"
+      "netif_rx_packets_total{device=\"veth1\"} 100\n"
+      "netif_rx_drops_total{device=\"veth1\",reason=\"NO_SOCKET\"} 10\n"
+      "netif_rx_drops_total{device=\"veth1\",reason=\"SOCKET_RCVBUFF\"} 5\n"
+      "netif_rx_drops_total{device=\"veth1\",reason=\"NETFILTER_DROP\"} 50\n";
+  const std::string page_after =
+      "netif_rx_untracked_packets_total 0\n"
+      "netif_rx_packets_total{device=\"veth1\"} 160\n"
+      "netif_rx_drops_total{device=\"veth1\",reason=\"NO_SOCKET\"} 50\n"
+      "netif_rx_drops_total{device=\"veth1\",reason=\"SOCKET_RCVBUFF\"} 5\n"
+      "netif_rx_drops_total{device=\"veth1\",reason=\"NETFILTER_DROP\"} 3\n";
+  const RateTable table =
+      compute_rate_table(reading_from_exposition(page_before), reading_from_exposition(page_after));
+  ASSERT_EQ(table.devices.size(), 1U);
+  const auto& drops = table.devices[0].drops;
+  ASSERT_EQ(drops.size(), 2U);
+  EXPECT_EQ(drops[0].reason, "NO_SOCKET");
+  EXPECT_EQ(drops[0].delta, 40U);
+  EXPECT_EQ(drops[1].reason, "NETFILTER_DROP");  // went down: from zero
+  EXPECT_EQ(drops[1].delta, 3U);
+  EXPECT_EQ(table.devices[0].dropped(), 43U);
+}
+
+}  // namespace
+}  // namespace netif_rx
