@@ -1,6 +1,5 @@
 #include "app/app.h"
 
-#include <bpf/libbpf.h>
 #include <linux/capability.h>
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
@@ -32,7 +31,6 @@
 #include "pipeline/poller.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
-#include "sys/cgroup_memory.h"
 #include "sys/privileges.h"
 #include "util/log.h"
 #include "web/http_server.h"
@@ -96,11 +94,7 @@ void App::start() {
 
   // The maps this configuration asks for, and the exporter, under the memory
   // cgroup's limit: else a one-line refusal now, not an OOM kill in a loop.
-  if (const int cpus = libbpf_num_possible_cpus(); cpus > 0) {
-    if (const auto problem =
-            memory_budget_problem(config_, static_cast<unsigned>(cpus), own_cgroup_memory_limit()))
-      throw std::runtime_error(*problem);
-  }
+  refuse_unless_memory_fits(config_);
 
   // First, while the process still has one thread and all its capabilities:
   // enable statistics (always) or fork the helper that samples them.
@@ -120,7 +114,6 @@ void App::start() {
   self_metrics_.set_probe_attached(true);
   self_metrics_.set_probe_attach_time(probe_->attach_time_seconds());
   self_metrics_.set_probe_adopted(probe_->adopted());
-  drops_ = attach_drop_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
   auto stats_reader = std::make_shared<BpfStatsReader>(
       probe_->program_fd(), probe_->program_name(), probe_->attach_mode(),
       std::vector<BpfMapHandle>{{"device_counters", probe_->device_counters_fd()},
@@ -130,27 +123,7 @@ void App::start() {
                                 {"netns_table", probe_->netns_table_fd()},
                                 {"netns_slots", probe_->netns_slots_fd()}},
       [control = bpf_stats_.get()] { return control->exporter_enabled(); });
-  if (drops_) {
-    stats_reader->add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
-    stats_reader->add_map({"drop_counters", drops_->drop_counters_fd(), true});
-    stats_reader->add_map({"drop_device_names", drops_->drop_device_names_fd(), true});
-    stats_reader->add_map({"drop_totals", drops_->drop_totals_fd()});
-  }
-  poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
-  napi_ = attach_napi_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
-  if (napi_) {
-    stats_reader->add_program(napi_->program_fd(), napi_->program_name(), AttachMode::tp_btf);
-    stats_reader->add_map({"napi_counters", napi_->napi_counters_fd(), true});
-    stats_reader->add_map({"napi_totals", napi_->napi_totals_fd()});
-    poller_->set_napi_source(napi_source(*napi_, self_metrics_));
-  }
-  if (drops_ || napi_) {
-    poller_->set_forgotten_devices_sink(
-        [drops = drops_.get(), napi = napi_.get()](const std::vector<netif_rx_device_key>& keys) {
-          if (drops) drops->forget_devices(keys);
-          if (napi) napi->forget_devices(keys);
-        });
-  }
+  attach_receive_path_counters(*stats_reader);
   poller_->set_bpf_stats_source([reader = std::move(stats_reader)](std::size_t device_entries) {
     return reader->read(device_entries);
   });
@@ -272,6 +245,31 @@ pid_t App::start_attribution(std::shared_ptr<const std::atomic<bool>> privileges
     throw std::runtime_error("the attribution thread did not start within 5s");
   }
   return thread.get();
+}
+
+void App::attach_receive_path_counters(BpfStatsReader& stats_reader) {
+  drops_ = attach_drop_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
+  if (drops_) {
+    stats_reader.add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
+    stats_reader.add_map({"drop_counters", drops_->drop_counters_fd(), true});
+    stats_reader.add_map({"drop_device_names", drops_->drop_device_names_fd(), true});
+    stats_reader.add_map({"drop_totals", drops_->drop_totals_fd()});
+  }
+  poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
+  napi_ = attach_napi_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
+  if (napi_) {
+    stats_reader.add_program(napi_->program_fd(), napi_->program_name(), AttachMode::tp_btf);
+    stats_reader.add_map({"napi_counters", napi_->napi_counters_fd(), true});
+    stats_reader.add_map({"napi_totals", napi_->napi_totals_fd()});
+    poller_->set_napi_source(napi_source(*napi_, self_metrics_));
+  }
+  if (drops_ || napi_) {
+    poller_->set_forgotten_devices_sink(
+        [drops = drops_.get(), napi = napi_.get()](const std::vector<netif_rx_device_key>& keys) {
+          if (drops) drops->forget_devices(keys);
+          if (napi) napi->forget_devices(keys);
+        });
+  }
 }
 
 void App::stop() {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "bpf_stats/bpf_stats.h"
 #include "cli/cli.h"
 #include "config/config.h"
 #include "config/config_reload.h"
@@ -59,6 +60,9 @@ class App {
  private:
   // namespaces: all with attribution enabled.
   bool attribution_on() const;
+  // Loads the drop and NAPI counters (each optional: the kernel may lack
+  // them), covers them in `stats_reader`, and wires them into the poller.
+  void attach_receive_path_counters(BpfStatsReader& stats_reader);
   // Binds the listeners and serves: /-/healthy at once, the rest once started.
   void start_http(std::vector<ListenAddress> addresses, std::vector<UniqueFd> systemd_sockets);
   // Starts polling (and the attribution), giving up every capability but

@@ -1,6 +1,9 @@
 #include "app/memory_budget.h"
 
+#include <bpf/libbpf.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 #include "netif_rx.h"
 #include "probe/map_memory.h"
@@ -38,6 +41,14 @@ std::optional<std::string> memory_budget_problem(const Config& config, unsigned 
          " MiB, charged to the cgroup; the exporter: " + mib(need.exporter) +
          " MiB); raise the limit (Helm: resources.limits.memory; systemd: MemoryMax=) or lower "
          "max_devices";
+}
+
+void refuse_unless_memory_fits(const Config& config) {
+  const int cpus = libbpf_num_possible_cpus();
+  if (cpus <= 0) return;  // loading the probe says why
+  if (const auto problem =
+          memory_budget_problem(config, static_cast<unsigned>(cpus), own_cgroup_memory_limit()))
+    throw std::runtime_error(*problem);
 }
 
 }  // namespace netif_rx

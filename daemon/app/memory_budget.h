@@ -32,4 +32,8 @@ MemoryNeed memory_need(const Config& config, unsigned possible_cpus);
 std::optional<std::string> memory_budget_problem(const Config& config, unsigned possible_cpus,
                                                  const std::optional<CgroupMemoryLimit>& limit);
 
+// The same for this process and machine: throws std::runtime_error with the
+// one-line problem.
+void refuse_unless_memory_fits(const Config& config);
+
 }  // namespace netif_rx
