@@ -117,6 +117,10 @@ ip netns add "$netns"
 ip link add "$veth_host" type veth peer name "$veth_peer" netns "$netns"
 ip addr add 198.51.100.1/30 dev "$veth_host"
 ip link set "$veth_host" up
+# GRO on the receiving end gives the veth a NAPI context, which veth uses for what a sender
+# without TSO sends: the NAPI panels have its polls.
+ethtool -K "$veth_host" gro on >/dev/null
+ip netns exec "$netns" ethtool -K "$veth_peer" tso off tx-udp-segmentation off >/dev/null
 ip -n "$netns" addr add 198.51.100.2/30 dev "$veth_peer"
 ip -n "$netns" link set lo up
 ip -n "$netns" link set "$veth_peer" up
