@@ -106,12 +106,14 @@ stress: build
 # Randomized crash injection (as root): the chaos test of the integration tests with ROUNDS rounds
 # (make test runs 22), in the sanitizer build, whose named points hold the exporter inside each
 # window (daemon/util/test_hook.h); SEED repeats a run. Prints the table of rounds, losses, double
-# counts and decreases by window (docs/operations.md, "Crash windows").
+# counts and decreases by window, which becomes the chaos table of docs/operations.md.
 ROUNDS ?= 100
 SEED   ?=
 chaos: test-build
-	NETIF_RX_CHAOS_ROUNDS=$(ROUNDS) NETIF_RX_CHAOS_SEED=$(SEED) \
-	  $(TEST_BUILD_DIR)/tests/integration_tests --gtest_filter='ChaosTest.*'
+	bash -o pipefail -c 'NETIF_RX_CHAOS_ROUNDS=$(ROUNDS) NETIF_RX_CHAOS_SEED=$(SEED) \
+	  $(TEST_BUILD_DIR)/tests/integration_tests --gtest_filter="ChaosTest.*" | tee $(TEST_BUILD_DIR)/chaos.log'
+	@grep -E '^(\||chaos: [0-9]+ rounds in)' $(TEST_BUILD_DIR)/chaos.log > $(TEST_BUILD_DIR)/chaos.md
+	@python3 scripts/update-doc-block.py "chaos table" docs/operations.md $(TEST_BUILD_DIR)/chaos.md
 
 # Every libFuzzer harness for FUZZ_SECONDS each (make test runs them for 10 s).
 fuzz: deps
