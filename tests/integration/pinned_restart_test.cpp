@@ -427,6 +427,9 @@ TEST_F(PinnedRestartTest, AnIdlePinnedProgramIsAdoptedWithItsCounts) {
   const Series adopted = exporter->scrape();
   EXPECT_EQ(metric(adopted, "netif_rx_exporter_probe_adopted"), 1) << exporter->log();
   EXPECT_EQ(packets_of(adopted, pair.a.name), static_cast<double>(first_sent)) << exporter->log();
+  // It says what the idle program means: the packets since the last one's end are not counted.
+  EXPECT_NE(exporter->log().find("the pinned probe was idle"), std::string::npos)
+      << exporter->log();
   stream = std::make_unique<PacketStream>(ns, pair.a.address);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long long second_sent = stream->stop();
