@@ -88,6 +88,18 @@ std::uint32_t program_id(int program_fd) {
   return info.id;
 }
 
+// Pins the new program in place of the adopted one, or pins the probe anew.
+void keep(ProbePins& pins, bpf_object* object, int program_fd, int link_fd, int control_fd,
+          const Takeover& takeover) {
+  test_hook("handover.before_repin");
+  if (takeover.adopted) {
+    pins.replace(object, program_fd, link_fd);
+  } else {
+    pins.pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
+  }
+  test_hook("handover.after_repin");
+}
+
 }  // namespace
 
 void reuse_kept_maps(bpf_object* object, const Takeover& takeover) {
@@ -143,15 +155,7 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
       test_hook("handover.before_carry");
       carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
     }
-    test_hook("handover.before_repin");
-    if (pins != nullptr) {
-      if (adopted) {
-        pins->replace(object, program_fd, link_fd);
-      } else {
-        pins->pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
-      }
-    }
-    test_hook("handover.after_repin");
+    if (pins != nullptr) keep(*pins, object, program_fd, link_fd, control_fd, takeover);
   } catch (const ProbeError&) {
     // The adopted or previous one counts again, its maps untouched: its
     // generation first, then the second word, one word per write as above.
