@@ -163,12 +163,13 @@ TEST_F(ChaosTest, RandomKillsLoseNothingOutsideTheListedWindowsAndNeverCountTwic
               seed);
   const auto started = Clock::now();
 
-  TestNetwork network("nrc" + std::to_string(::getpid() % 100000));
+  const std::string prefix = "nrc" + std::to_string(::getpid() % 100000);
+  TestNetwork network(prefix);
   const std::string ns = network.add_namespace("a");
   const VethPair pair = network.add_veth_pair("h0", "", "a0", ns, 0);
   const std::string device = pair.a.name;
 
-  ScrapeWatch watch;
+  ScrapeWatch watch(prefix);         // this test's devices: other tests' come and go
   bool pinned_other_layout = false;  // the layout the pins are of
   auto exporter = start(pinned_other_layout);
   ASSERT_TRUE(exporter->wait_ready()) << exporter->log();

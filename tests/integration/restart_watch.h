@@ -56,8 +56,11 @@ class PacketStream {
 // the baseline at each restart (a counter reset, documented).
 class ScrapeWatch {
  public:
-  ScrapeWatch()
-      : thread_([this] {
+  // `device_prefix`: only the series of devices named so, and those of no
+  // device (empty: every series); other tests' devices come and go, and one
+  // deleted and created again under its name starts a new series from zero.
+  explicit ScrapeWatch(std::string device_prefix = "")
+      : device_prefix_(std::move(device_prefix)), thread_([this] {
           std::optional<std::chrono::steady_clock::time_point> last_answer;
           while (!stopping_) {
             const int port = port_.load();
@@ -71,6 +74,12 @@ class ScrapeWatch {
               ++scrapes_;
               for (const auto& [key, value] : series) {
                 const std::string name = metric_of(key);
+                if (!device_prefix_.empty()) {
+                  const auto labels = labels_of(key);
+                  const auto device = labels.find("device");
+                  if (device != labels.end() && device->second.rfind(device_prefix_, 0) != 0)
+                    continue;
+                }
                 // netif_rx_bpf_*: the kernel's statistics of the program now
                 // counting, which each restart's handover replaces.
                 if (name.rfind("netif_rx_", 0) != 0 || name.rfind("netif_rx_exporter_", 0) == 0 ||
@@ -122,6 +131,7 @@ class ScrapeWatch {
   }
 
  private:
+  const std::string device_prefix_;
   std::atomic<bool> stopping_{false};
   std::atomic<int> port_{0};
   mutable std::mutex mutex_;
