@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "util/log.h"
 #include "util/signals.h"
+#include "util/test_hook.h"
 #include "version.h"
 #include "web/web_config.h"
 
@@ -26,6 +27,7 @@ void reload(App& app, const CliOptions& cli, const Notifier& notifier) {
     try {
       Config next = load_config_file(*cli.config_file);
       for (const auto& warning : next.warnings) log::warn(warning);
+      test_hook("reload");
       app.reload(next);
     } catch (const ConfigError& e) {
       log::error("configuration reload failed, keeping the running configuration",
@@ -105,6 +107,7 @@ int run_daemon(const CliOptions& cli) {
     break;
   }
   notifier.stopping("shutting down");
+  test_hook("shutdown");
   app.stop();
   return 0;
 }

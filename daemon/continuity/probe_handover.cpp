@@ -11,6 +11,7 @@
 #include "continuity/probe_error.h"
 #include "util/errno_text.h"
 #include "util/log.h"
+#include "util/test_hook.h"
 
 namespace netif_rx {
 namespace {
@@ -87,6 +88,18 @@ std::uint32_t program_id(int program_fd) {
   return info.id;
 }
 
+// Pins the new program in place of the adopted one, or pins the probe anew.
+void keep(ProbePins& pins, bpf_object* object, int program_fd, int link_fd, int control_fd,
+          const Takeover& takeover) {
+  test_hook("handover.before_repin");
+  if (takeover.adopted) {
+    pins.replace(object, program_fd, link_fd);
+  } else {
+    pins.pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
+  }
+  test_hook("handover.after_repin");
+}
+
 }  // namespace
 
 void reuse_kept_maps(bpf_object* object, const Takeover& takeover) {
@@ -127,8 +140,10 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
     // read only the generation). After a grace period every run that could
     // read the new generation below starts after the flag's write and sees it.
     write({takeover.active.generation, handing_over.counting_since_ns});
+    test_hook("handover.after_flag");
     wait_for_running_programs();
     write(handing_over);  // the new program counts from here
+    test_hook("handover.after_flip");
     // Every run that read the entry before the write is over: no event is
     // counted by the old program and then by the new one any more, and the
     // old maps no longer change (the carry below reads them). The old
@@ -136,14 +151,11 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
     wait_for_running_programs();
     write(counting);
     if (old_totals >= 0) forget_old_totals(object);
-    if (carried) carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
-    if (pins != nullptr) {
-      if (adopted) {
-        pins->replace(object, program_fd, link_fd);
-      } else {
-        pins->pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
-      }
+    if (carried) {
+      test_hook("handover.before_carry");
+      carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
     }
+    if (pins != nullptr) keep(*pins, object, program_fd, link_fd, control_fd, takeover);
   } catch (const ProbeError&) {
     // The adopted or previous one counts again, its maps untouched: its
     // generation first, then the second word, one word per write as above.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <string_view>
 
 #include "continuity/bpffs_pin_store.h"
 #include "continuity/probe_control.h"
@@ -48,9 +49,11 @@ std::string describe(const MapShape& shape) {
 
 // The settings the pinned map was created with differ (nullopt: same), or
 // throws when it is not this exporter's map at all.
+// `generation`: set to the `ignored` bytes of the pinned read-only data.
 std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore& store,
                                      const std::string& name,
-                                     std::pair<std::size_t, std::size_t> ignored) {
+                                     std::pair<std::size_t, std::size_t> ignored,
+                                     std::optional<std::uint64_t>& generation) {
   bpf_map_info info{};
   std::uint32_t length = sizeof(info);
   if (bpf_obj_get_info_by_fd(fd, &info, &length) != 0)
@@ -87,6 +90,12 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore&
     std::vector<char> wanted_value(static_cast<const char*>(initial),
                                    static_cast<const char*>(initial) + size);
     const auto [offset, ignored_size] = ignored;
+    if (ignored_size == sizeof(std::uint64_t) && offset + ignored_size <= value.size() &&
+        std::string_view(bpf_map__name(map)).ends_with(".rodata")) {
+      std::uint64_t pinned_generation = 0;
+      std::memcpy(&pinned_generation, value.data() + offset, sizeof pinned_generation);
+      generation = pinned_generation;
+    }
     if (offset + ignored_size <= std::min(size, value.size())) {
       std::copy_n(value.begin() + static_cast<std::ptrdiff_t>(offset), ignored_size,
                   wanted_value.begin() + static_cast<std::ptrdiff_t>(offset));
@@ -165,6 +174,7 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   // not this exporter's stops the start, whatever else is there.
   std::vector<std::pair<std::string, UniqueFd>> maps;
   std::optional<std::string> differs;
+  std::optional<std::uint64_t> generation;
   bpf_object__for_each_map(map, object) {
     if (!pinned_in_layout(map)) continue;
     const std::string name = pin_name(map);
@@ -178,7 +188,8 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
                        errno_text(errno) +
                        "; it needs the privileges that loading the probe needs");
     }
-    if (auto why = check_map(map, fd.get(), store, name, generation_bytes); why && !differs)
+    if (auto why = check_map(map, fd.get(), store, name, generation_bytes, generation);
+        why && !differs)
       differs = std::move(why);
     maps.emplace_back(name, std::move(fd));
   }
@@ -212,7 +223,8 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
     return start_fresh(*differs);
   }
 
-  return AdoptedProbe{std::move(link), std::move(program), program_name, std::move(maps)};
+  return AdoptedProbe{std::move(link), std::move(program), program_name, std::move(maps),
+                      generation};
 }
 
 void ProbePins::reuse(bpf_object* object, const AdoptedProbe& adopted) {

@@ -9,6 +9,7 @@
 // (continuity/previous_layout.h), or they are removed.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ struct AdoptedProbe {
   std::string program_name;  // e.g. netif_rx_btf
   // Every pinned map of the object, by pin name.
   std::vector<std::pair<std::string, UniqueFd>> maps;
+  // The generation in the pinned read-only data (nullopt: not read); another
+  // than the control map's means the pinned program does not count (idle).
+  std::optional<std::uint64_t> generation;
 };
 
 class ProbePins {

@@ -13,6 +13,7 @@
 #include "counters/per_cpu_sum.h"
 #include "pipeline/cpu_list.h"
 #include "util/log.h"
+#include "util/test_hook.h"
 
 namespace netif_rx {
 namespace {
@@ -154,6 +155,7 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   std::vector<PollError> errors = apply_removals();
   append(errors, persist_removed());  // before a failed read can skip it
   auto read = read_maps(*links.before);
+  test_hook("poll.after_read");
   append(errors, std::move(read.errors));
   if (!read.value) return {std::nullopt, std::move(errors)};
   links.after = host_links_();

@@ -258,6 +258,17 @@ Takeover take_over(const ProbeOptions& options, ProbePins& pins) {
       reinterpret_cast<const char*>(&checked->rodata->generation) - rodata);
   takeover.adopted = pins.adopt(checked->obj, adoptable_programs(options.attach),
                                 {offset, sizeof checked->rodata->generation});
+  if (takeover.adopted && takeover.adopted->generation && takeover.control.valid() &&
+      *takeover.adopted->generation != takeover.active.generation) {
+    // The control map names a program that is gone: an exporter died between
+    // its handover's flip and its re-pin, and nothing counted since.
+    log::warn(
+        "the pinned probe was idle: an exporter died inside its handover (after the flip, before "
+        "the re-pin); the packets received from its end until this start are not counted",
+        {{"path", pins.where()},
+         {"pinned_generation", std::to_string(*takeover.adopted->generation)},
+         {"counting_generation", std::to_string(takeover.active.generation)}});
+  }
   take_other_layouts(pins, takeover);
   return takeover;
 }

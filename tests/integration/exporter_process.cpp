@@ -58,7 +58,8 @@ ExporterProcess::ExporterProcess(const std::string& config_yaml,
                                  const std::vector<std::string>& extra_flags,
                                  const std::string& netns,
                                  const std::vector<std::string>& command_prefix,
-                                 const std::string& binary)
+                                 const std::string& binary,
+                                 const std::vector<std::string>& environment)
     : netns_(netns) {
   char dir_template[] = "/tmp/netif_rx_test.XXXXXX";
   dir_ = ::mkdtemp(dir_template);
@@ -71,6 +72,7 @@ ExporterProcess::ExporterProcess(const std::string& config_yaml,
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   argv.insert(argv.begin(), command_prefix.begin(), command_prefix.end());
   const std::string log_path = dir_ + "/exporter.log";
+  std::vector<std::string> added_environment = environment;  // putenv keeps the pointers
 
   pid_ = ::fork();
   if (pid_ == 0) {
@@ -78,6 +80,7 @@ ExporterProcess::ExporterProcess(const std::string& config_yaml,
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);
     if (!netns_.empty() && !enter_netns(netns_)) ::_exit(126);
+    for (auto& entry : added_environment) ::putenv(entry.data());
     std::vector<char*> args;
     for (auto& arg : argv) args.push_back(arg.data());
     args.push_back(nullptr);
@@ -122,6 +125,10 @@ int ExporterProcess::stop_with(int signal, int timeout_ms) {
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
   return -1;
+}
+
+void ExporterProcess::send(int signal) const {
+  if (pid_ > 0) ::kill(pid_, signal);
 }
 
 void ExporterProcess::kill_hard() {

@@ -19,10 +19,11 @@ class ExporterProcess {
   // its "host" namespace, and is scraped there. `command_prefix` runs it
   // through another program (e.g. unshare), which must exec it in the end.
   // `binary`: another build of the exporter (empty: the one under test).
+  // `environment`: NAME=value entries added to the exporter's environment.
   ExporterProcess(const std::string& config_yaml, const std::vector<std::string>& extra_flags = {},
                   const std::string& netns = "",
                   const std::vector<std::string>& command_prefix = {},
-                  const std::string& binary = "");
+                  const std::string& binary = "", const std::vector<std::string>& environment = {});
   ~ExporterProcess();
   ExporterProcess(const ExporterProcess&) = delete;
   ExporterProcess& operator=(const ExporterProcess&) = delete;
@@ -39,6 +40,8 @@ class ExporterProcess {
   int stop_with(int signal, int timeout_ms = 10000);
   // SIGKILL and wait: a crash, nothing of the exporter's own teardown runs.
   void kill_hard();
+  // Sends `signal` (SIGHUP: a reload; SIGTERM: a stop not waited for) and returns.
+  void send(int signal) const;
 
   Series scrape();
   // One GET in the exporter's namespace.
