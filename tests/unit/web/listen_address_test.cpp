@@ -175,9 +175,10 @@ TEST(CheckCanListen, RejectsTheWildcardWhenLoopbackHoldsThePort) {
 }
 
 TEST(CheckCanListen, RejectsAnAddressOfNoInterface) {
-  // 192.0.2.0/24 is TEST-NET-1: documentation only, on no interface.
-  EXPECT_EQ(listen_error_of(parse_listen_address("192.0.2.1:0")),
-            "cannot listen on 192.0.2.1:0: Cannot assign requested address; no interface has "
+  // 203.0.113.0/24 is TEST-NET-3: documentation only, on no interface (the integration tests
+  // running beside this one give TEST-NET-1 and TEST-NET-2 addresses to their veths; none this).
+  EXPECT_EQ(listen_error_of(parse_listen_address("203.0.113.254:0")),
+            "cannot listen on 203.0.113.254:0: Cannot assign requested address; no interface has "
             "that address; use :PORT to listen on every address");
 }
 
