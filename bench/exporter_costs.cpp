@@ -73,7 +73,8 @@ Summary poll_time(int count, std::uint32_t max_devices, int repetitions) {
   Poller poller(
       MapReader(maps_of(*probe), cpus), poller_options, [published] { return published; }, store,
       metrics);
-  poller.set_bpf_stats_source([reader](std::size_t n) { return reader->read(n); });
+  poller.set_bpf_stats_source(
+      [reader](std::size_t n, const HashMapEntries& others) { return reader->read(n, others); });
 
   std::vector<double> times;
   poller.poll_once();  // warm

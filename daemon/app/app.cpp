@@ -124,9 +124,11 @@ void App::start() {
                                 {"netns_slots", probe_->netns_slots_fd()}},
       [control = bpf_stats_.get()] { return control->exporter_enabled(); });
   attach_receive_path_counters(*stats_reader);
-  poller_->set_bpf_stats_source([reader = std::move(stats_reader)](std::size_t device_entries) {
-    return reader->read(device_entries);
-  });
+  poller_->set_bpf_stats_source(
+      [reader = std::move(stats_reader)](std::size_t device_entries,
+                                         const HashMapEntries& other_entries) {
+        return reader->read(device_entries, other_entries);
+      });
   if (notifier_ && notifier_->watchdog()) {
     const Notifier* notifier = notifier_;
     poller_->set_after_success([notifier] { notifier->watchdog_ping(); });
@@ -251,15 +253,15 @@ void App::attach_receive_path_counters(BpfStatsReader& stats_reader) {
   drops_ = attach_drop_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
   if (drops_) {
     stats_reader.add_program(drops_->program_fd(), drops_->program_name(), AttachMode::tp_btf);
-    stats_reader.add_map({"drop_counters", drops_->drop_counters_fd(), true});
-    stats_reader.add_map({"drop_device_names", drops_->drop_device_names_fd(), true});
+    stats_reader.add_map({"drop_counters", drops_->drop_counters_fd()});
+    stats_reader.add_map({"drop_device_names", drops_->drop_device_names_fd()});
     stats_reader.add_map({"drop_totals", drops_->drop_totals_fd()});
   }
   poller_->set_drops_source(drops_source(drops_.get(), self_metrics_));
   napi_ = attach_napi_counter(config_, probe_->host_netns_inum(), cli_.btf_path);
   if (napi_) {
     stats_reader.add_program(napi_->program_fd(), napi_->program_name(), AttachMode::tp_btf);
-    stats_reader.add_map({"napi_counters", napi_->napi_counters_fd(), true});
+    stats_reader.add_map({"napi_counters", napi_->napi_counters_fd()});
     stats_reader.add_map({"napi_totals", napi_->napi_totals_fd()});
     poller_->set_napi_source(napi_source(*napi_, self_metrics_));
   }

@@ -82,28 +82,8 @@ void BpfStatsReader::add_map(BpfMapHandle map) {
   }
   max_entries_.push_back(info.max_entries);
   is_array_.push_back(info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY);
-  key_sizes_.push_back(info.key_size);
   maps_.push_back(std::move(map));
 }
-
-namespace {
-
-// The keys of a hash map, walked (at most `capacity`: the walk ends even if
-// the map changes meanwhile).
-std::uint64_t walk_keys(int fd, std::uint32_t key_size, std::uint64_t capacity) {
-  std::vector<unsigned char> key(key_size == 0 ? 1 : key_size);
-  std::vector<unsigned char> next(key.size());
-  std::uint64_t keys = 0;
-  const void* from = nullptr;
-  while (keys < capacity && bpf_map_get_next_key(fd, from, next.data()) == 0) {
-    ++keys;
-    key.swap(next);
-    from = key.data();
-  }
-  return keys;
-}
-
-}  // namespace
 
 void BpfStatsReader::add_program(int program_fd, std::string program_name, AttachMode attach_type) {
   OtherProgram other;
@@ -113,7 +93,8 @@ void BpfStatsReader::add_program(int program_fd, std::string program_name, Attac
   others_.push_back(std::move(other));
 }
 
-BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries) {
+BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries,
+                                      const HashMapEntries& other_entries) {
   BpfStatsSnapshot out;
   out.valid = true;
   out.stats_enabled =
@@ -132,8 +113,8 @@ BpfStatsSnapshot BpfStatsReader::read(std::size_t device_entries) {
     std::uint64_t entries = device_entries;
     if (is_array_[i]) {
       entries = max_entries_[i];
-    } else if (maps_[i].walk_keys) {
-      entries = walk_keys(maps_[i].fd, key_sizes_[i], max_entries_[i]);
+    } else if (const auto other = other_entries.find(maps_[i].name); other != other_entries.end()) {
+      entries = other->second;
     }
     out.maps.push_back({maps_[i].name, entries, max_entries_[i]});
   }

@@ -15,9 +15,6 @@ namespace netif_rx {
 struct BpfMapHandle {
   std::string name;  // the name to export (label map=)
   int fd = -1;       // borrowed
-  // A hash map whose keys the poll does not read: counted by walking them
-  // (a syscall per key, at most its capacity) at each read.
-  bool walk_keys = false;
 };
 
 class BpfStatsReader {
@@ -37,9 +34,10 @@ class BpfStatsReader {
   void add_map(BpfMapHandle map);
 
   // One reading. `device_entries` is the number of keys the poll just read
-  // from the per-device maps (device_counters, device_names: same keys).
-  // Errors leave the figures of the last successful read.
-  BpfStatsSnapshot read(std::size_t device_entries);
+  // from the per-device maps (device_counters, device_names: same keys);
+  // `other_entries` those of the other hash maps it read. Errors leave the
+  // figures of the last successful read.
+  BpfStatsSnapshot read(std::size_t device_entries, const HashMapEntries& other_entries = {});
 
  private:
   int program_fd_;
@@ -48,7 +46,6 @@ class BpfStatsReader {
   std::vector<BpfMapHandle> maps_;
   std::vector<std::uint64_t> max_entries_;
   std::vector<bool> is_array_;
-  std::vector<std::uint32_t> key_sizes_;
   std::function<bool()> exporter_enabled_;
   std::string sysctl_path_;
   BpfProgramStats last_;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "config/attach_mode.h"
@@ -45,5 +46,9 @@ struct DerivedCost {
 };
 DerivedCost derive_cost(const BpfProgramStats& before, const BpfProgramStats& after,
                         double elapsed_seconds);
+
+// Keys the poll read in hash maps other than the per-device ones, by map name
+// (the drop and NAPI counters' readers walk theirs whole).
+using HashMapEntries = std::unordered_map<std::string, std::uint64_t>;
 
 }  // namespace netif_rx

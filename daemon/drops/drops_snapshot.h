@@ -44,6 +44,10 @@ struct DropsSnapshot {
   // softnet_stat's dropped column, by the CPU whose backlog was full.
   std::vector<std::uint64_t> backlog_per_cpu;
   std::uint64_t untracked = 0;  // drops that found the map full
+  // Keys the poll read in drop_counters and drop_device_names (their
+  // netif_rx_bpf_map_entries).
+  std::size_t counter_entries = 0;
+  std::size_t name_entries = 0;
   // The lines the three families take.
   std::size_t series_count() const;
 };

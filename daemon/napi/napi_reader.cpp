@@ -4,6 +4,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "probe/map_keys.h"
+
 namespace netif_rx {
 
 NapiReader::NapiReader(std::unique_ptr<BpfMap> counters, std::unique_ptr<BpfMap> totals,
@@ -23,27 +25,17 @@ NapiCounts NapiReader::read() {
         std::move(per_cpu);
   }
 
-  // get_next_key restarts from the first key when the one it was given
-  // went meanwhile: at most twice the capacity, each key kept once.
+  // Twice the capacity: a restart of the walk may repeat keys.
+  const auto keys =
+      keys_of<netif_rx_device_key>(*counters_, 2 * NETIF_RX_MAX_NAPI_ENTRIES, out.errors);
   std::unordered_set<std::string> seen;  // the keys' bytes
-  netif_rx_device_key key{};
-  netif_rx_device_key next{};
-  bool first = true;
-  for (std::size_t walked = 0; walked < 2 * NETIF_RX_MAX_NAPI_ENTRIES; ++walked) {
-    const int err = counters_->next_key(first ? nullptr : &key, &next);
-    if (err == ENOENT) break;
-    if (err != 0) {
-      out.errors.push_back(counters_->error("get_next_key", err));
-      break;
-    }
-    key = next;
-    first = false;
+  for (const netif_rx_device_key& key : keys) {
     if (!seen.emplace(reinterpret_cast<const char*>(&key), sizeof key).second) continue;
     NapiEntry entry{key, std::vector<netif_rx_napi_counters>(possible_cpus_)};
-    const int lookup_err = counters_->lookup(&key, entry.per_cpu.data());
-    if (lookup_err == ENOENT) continue;
-    if (lookup_err != 0) {
-      out.errors.push_back(counters_->error("lookup", lookup_err));
+    const int err = counters_->lookup(&key, entry.per_cpu.data());
+    if (err == ENOENT) continue;
+    if (err != 0) {
+      out.errors.push_back(counters_->error("lookup", err));
       continue;
     }
     out.entries.push_back(std::move(entry));

@@ -34,6 +34,8 @@ struct NapiSnapshot {
   // Devices of the per-CPU class left out because their lines would pass
   // the series budget.
   std::size_t left_out_devices = 0;
+  // Keys the poll read in napi_counters (its netif_rx_bpf_map_entries).
+  std::size_t counter_entries = 0;
   // The lines the families take.
   std::size_t series_count() const;
 };

@@ -1,8 +1,5 @@
 #include "pipeline/drop_counting.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <memory>
 #include <optional>
@@ -13,7 +10,7 @@
 #include "pipeline/poll_observer.h"
 #include "util/errno_text.h"
 #include "util/log.h"
-#include "util/unique_fd.h"
+#include "util/read_file.h"
 
 namespace netif_rx {
 
@@ -30,27 +27,6 @@ std::unique_ptr<DropProbe> attach_drop_counter(const Config& config, std::uint32
   }
   return probe;
 }
-
-namespace {
-
-// The file's text, at most 1 MiB (a line of about 120 bytes per CPU).
-std::optional<std::string> read_bounded(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid()) return std::nullopt;
-  std::string text;
-  char buffer[16384];
-  for (;;) {
-    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return std::nullopt;
-    if (got == 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
-    if (text.size() > (1U << 20)) break;
-  }
-  return text;
-}
-
-}  // namespace
 
 DropsSource drops_source(const DropProbe* probe, PollObserver& metrics, std::string softnet_path) {
   std::shared_ptr<DropReader> reader;
@@ -72,7 +48,7 @@ DropsSource drops_source(const DropProbe* probe, PollObserver& metrics, std::str
     // softnet_stat first: its CPUs' series count against the budget too.
     std::size_t softnet_lines = 0;
     if (softnet) {
-      if (const auto text = read_bounded(path)) {
+      if (const auto text = read_file(path)) {
         softnet->update(parse_softnet_stat(*text));
       } else {
         log::warn("reading softnet_stat failed", {{"path", path}, {"err", errno_text(errno)}});
@@ -89,6 +65,8 @@ DropsSource drops_source(const DropProbe* probe, PollObserver& metrics, std::str
       }
       drops = build_drops_snapshot(counts, probe->reasons(),
                                    budget > softnet_lines ? budget - softnet_lines : 0, exported);
+      drops.counter_entries = counts.entries.size();
+      drops.name_entries = counts.names.size();
     }
     if (softnet) {
       drops.backlog = true;

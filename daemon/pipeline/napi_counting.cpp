@@ -34,7 +34,9 @@ NapiSource napi_source(const NapiProbe& probe, PollObserver& metrics) {
       log::warn("reading the NAPI poll counter's maps failed", {{"err", error.describe()}});
       metrics.count_poll_error("map_read");
     }
-    return build_napi_snapshot(counts, labels, budget);
+    NapiSnapshot napi = build_napi_snapshot(counts, labels, budget);
+    napi.counter_entries = counts.entries.size();
+    return napi;
   };
 }
 

@@ -183,7 +183,6 @@ void Poller::publish(PollResult result) {
       new Snapshot(std::move(result.snapshot)),
       [released = released_](Snapshot* done) { released->add(std::unique_ptr<Snapshot>(done)); });
   snapshot->cpus = present_cpus();
-  if (bpf_stats_) snapshot->bpf = bpf_stats_(result.device_entries);
   if (drops_) {
     const std::size_t max_series = step_.options().max_series;
     snapshot->drops =
@@ -200,6 +199,17 @@ void Poller::publish(PollResult result) {
     snapshot->napi =
         napi_(max_series > snapshot->series ? max_series - snapshot->series : 0, labels);
     snapshot->series += snapshot->napi.series_count();
+  }
+  // After the drop and NAPI counters' reads, whose keys it counts.
+  if (bpf_stats_) {
+    HashMapEntries other_entries;
+    if (snapshot->drops.attached) {
+      other_entries.emplace("drop_counters", snapshot->drops.counter_entries);
+      other_entries.emplace("drop_device_names", snapshot->drops.name_entries);
+    }
+    if (snapshot->napi.attached)
+      other_entries.emplace("napi_counters", snapshot->napi.counter_entries);
+    snapshot->bpf = bpf_stats_(result.device_entries, other_entries);
   }
   store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock
   for (auto& per_cpu : result.spare_per_cpu) reader_.recycle(std::move(per_cpu));

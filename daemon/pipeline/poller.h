@@ -37,8 +37,9 @@ struct PollerOptions : PollStepOptions {
 using LinkViewSource = std::function<std::shared_ptr<const LinkView>()>;
 
 // Reads the probe's own cost, given the number of keys the poll found in the
-// per-device map (see BpfStatsReader).
-using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries)>;
+// per-device map and in the drop and NAPI counters' (see BpfStatsReader).
+using BpfStatsSource = std::function<BpfStatsSnapshot(std::size_t device_entries,
+                                                      const HashMapEntries& other_entries)>;
 
 // Reads the drops on the receive path, given the series max_series leaves
 // to them (see build_drops_snapshot)

@@ -1,14 +1,10 @@
 #include "sys/cgroup_memory.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <sstream>
 #include <vector>
 
-#include "util/unique_fd.h"
+#include "util/read_file.h"
 
 namespace netif_rx {
 namespace {
@@ -17,21 +13,6 @@ namespace {
 constexpr std::uint64_t kNoLimitAbove = std::uint64_t{1} << 62;
 constexpr std::size_t kMaxCgroupFileBytes = 64 * 1024;
 constexpr std::size_t kMaxLimitFileBytes = 64;
-
-std::optional<std::string> read_bounded(const std::string& path, std::size_t limit) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid()) return std::nullopt;
-  std::string text;
-  char buffer[4096];
-  while (text.size() < limit) {
-    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
-  if (text.size() > limit) text.resize(limit);
-  return text;
-}
 
 // A limit file's value: bytes, or nullopt for "max", no limit, or text that
 // is not a number.
@@ -107,7 +88,7 @@ std::optional<CgroupMemoryLimit> cgroup_memory_limit(const std::string& proc_sel
   for (std::size_t step = 0; step <= path.size(); ++step) {
     const std::string dir = hierarchy->dir + (path == "/" ? "" : path);
     const std::string file = dir + "/" + hierarchy->file;
-    if (const auto text = read_bounded(file, kMaxLimitFileBytes)) {
+    if (const auto text = read_file(file, kMaxLimitFileBytes)) {
       if (const auto bytes = limit_value(*text); bytes && (!least || *bytes < least->bytes))
         least = CgroupMemoryLimit{*bytes, file};
     }
@@ -118,7 +99,7 @@ std::optional<CgroupMemoryLimit> cgroup_memory_limit(const std::string& proc_sel
 }
 
 std::optional<CgroupMemoryLimit> own_cgroup_memory_limit() {
-  const auto text = read_bounded("/proc/self/cgroup", kMaxCgroupFileBytes);
+  const auto text = read_file("/proc/self/cgroup", kMaxCgroupFileBytes);
   if (!text) return std::nullopt;
   return cgroup_memory_limit(*text);
 }
