@@ -21,6 +21,16 @@ inline void add_per_cpu(std::vector<netif_rx_counters>& sum,
   }
 }
 
+// Takes `less` (counts added to `sum` before) back from `sum`, CPU by CPU.
+inline void subtract_per_cpu(std::vector<netif_rx_counters>& sum,
+                             const std::vector<netif_rx_counters>& less) {
+  for (std::size_t cpu = 0; cpu < less.size() && cpu < sum.size(); ++cpu) {
+    sum[cpu].skbs -= less[cpu].skbs;
+    sum[cpu].merged_packets -= less[cpu].merged_packets;
+    sum[cpu].bytes -= less[cpu].bytes;
+  }
+}
+
 // `per_cpu` summed over every CPU it has a slot for: every possible CPU, a
 // CPU that left (hot unplugged) too, whose slots keep what it counted.
 inline netif_rx_counters sum_over_cpus(const std::vector<netif_rx_counters>& per_cpu) {

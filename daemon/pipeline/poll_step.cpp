@@ -202,23 +202,12 @@ PollResult PollStep::run(MapContents contents, const HostLinks& links, Clock::ti
 }
 
 void PollStep::add_removed(const std::vector<netif_rx_counters>& per_cpu) {
-  if (removed_per_cpu_.size() < per_cpu.size()) removed_per_cpu_.resize(per_cpu.size());
-  for (std::size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
-    removed_per_cpu_[cpu].skbs += per_cpu[cpu].skbs;
-    removed_per_cpu_[cpu].merged_packets += per_cpu[cpu].merged_packets;
-    removed_per_cpu_[cpu].bytes += per_cpu[cpu].bytes;
-  }
+  add_per_cpu(removed_per_cpu_, per_cpu);
 }
 
 std::vector<netif_rx_counters> PollStep::removed_to_persist() const {
   std::vector<netif_rx_counters> removed = removed_per_cpu_;
-  for (const auto& [key, gone] : gone_) {
-    for (std::size_t cpu = 0; cpu < gone.removed.size() && cpu < removed.size(); ++cpu) {
-      removed[cpu].skbs -= gone.removed[cpu].skbs;
-      removed[cpu].merged_packets -= gone.removed[cpu].merged_packets;
-      removed[cpu].bytes -= gone.removed[cpu].bytes;
-    }
-  }
+  for (const auto& [key, gone] : gone_) subtract_per_cpu(removed, gone.removed);
   return removed;
 }
 
@@ -230,11 +219,7 @@ std::vector<std::uint32_t> PollStep::gone_ifindexes() const {
 }
 
 void PollStep::subtract_removed(const std::vector<netif_rx_counters>& per_cpu) {
-  for (std::size_t cpu = 0; cpu < per_cpu.size() && cpu < removed_per_cpu_.size(); ++cpu) {
-    removed_per_cpu_[cpu].skbs -= per_cpu[cpu].skbs;
-    removed_per_cpu_[cpu].merged_packets -= per_cpu[cpu].merged_packets;
-    removed_per_cpu_[cpu].bytes -= per_cpu[cpu].bytes;
-  }
+  subtract_per_cpu(removed_per_cpu_, per_cpu);
 }
 
 void PollStep::account_removed(const netif_rx_device_key& key,
