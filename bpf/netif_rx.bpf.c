@@ -14,11 +14,19 @@
  * also an inlined array lookup). An skb that may be an aggregate (non-linear,
  * or longer than the MTU) leaves the hot path: if its shared info says it is
  * one (gso_size set), it is counted as the packets it carries (see
- * measure_aggregate()). Other namespaces, and an ifindex beyond the
- * array, take the per-CPU hash `device_counters` keyed by (netns, ifindex, netns salt): a device's
- * first packet records its name (other namespaces) and inserts its entry; if a map is full the
- * packet is counted as untracked, so nothing is lost silently, and the device's next packet tries
- * again.
+ * measure_aggregate()). An event that may not be a packet arriving at its
+ * device (looped back, or carrying an skb extension such as IPsec's sec path)
+ * leaves it too, for not_an_arrival(). Beyond counting the event, the hot
+ * path reads and tests only this: the arrival test, one 4-byte load and one
+ * branch (may_not_be_an_arrival()), and the aggregate test, data_len and the
+ * MTU (may_be_aggregate()). Its rule: whatever is added to it costs at most
+ * one load and one branch for a plain skb; everything else is off the hot
+ * path, in a __noinline function reached only through such a test.
+ *
+ * Other namespaces, and an ifindex beyond the array, take the per-CPU hash `device_counters` keyed
+ * by (netns, ifindex, netns salt): a device's first packet records its name (other namespaces) and
+ * inserts its entry; if a map is full the packet is counted as untracked, so nothing is lost
+ * silently, and the device's next packet tries again.
  *
  * A namespace the daemon placed has a block of slots in the per-CPU array
  * `netns_slots`: its devices (ifindex below the block's size) are counted
@@ -717,17 +725,21 @@ static __always_inline bool may_be_aggregate(__u32 len, __u32 data_len, __u32 mt
 }
 
 /* Whether an event that may not be a packet arriving at its device is not
- * one (see the programs below, which send here only the events that may not
- * be): a copy of a packet this host sent, looped back to itself (multicast
- * and broadcast with IP_MULTICAST_LOOP, the default: pkt_type
+ * one (see may_not_be_an_arrival(), which sends here only the events that
+ * may not be): a copy of a packet this host sent, looped back to itself
+ * (multicast and broadcast with IP_MULTICAST_LOOP, the default: pkt_type
  * PACKET_LOOPBACK; the device's rx_packets never counts them), or a packet
  * the device already received and receives again decrypted (IPsec tunnel
  * mode without an xfrm interface: xfrm_input hands the inner packet back
  * through a GRO cell with skb->dev unchanged; it carries the IPsec state,
- * its sec path extension). Such events are left uncounted: a packet is
- * counted once per device, as it arrived (the ESP packet, not its content).
- * Off the hot path. */
-static __noinline bool not_an_arrival(struct sk_buff *skb, bool typed)
+ * its sec path extension, and skb_iif names the device: the kernel sets
+ * skb_iif after this tracepoint, so it is 0 in a new skb). Such events are
+ * left uncounted: a packet is counted once per device, as it arrived (the
+ * ESP packet, not its content). A first arrival that carries a sec path
+ * already (a NIC's IPsec offload sets it in the driver; the decrypted packet
+ * on an xfrm interface or a VTI device), one with another extension, and a
+ * PACKET_OUTGOING one are arrivals. Off the hot path. */
+static __noinline bool not_an_arrival(struct sk_buff *skb, __u32 ifindex, bool typed)
 {
 	__u8 extensions;
 
@@ -738,7 +750,57 @@ static __noinline bool not_an_arrival(struct sk_buff *skb, bool typed)
 	    !bpf_core_enum_value_exists(enum skb_ext_id, SKB_EXT_SEC_PATH))
 		return false;
 	extensions = typed ? skb->active_extensions : BPF_CORE_READ(skb, active_extensions);
-	return extensions & (1U << bpf_core_enum_value(enum skb_ext_id, SKB_EXT_SEC_PATH));
+	if (!(extensions & (1U << bpf_core_enum_value(enum skb_ext_id, SKB_EXT_SEC_PATH))))
+		return false;
+	return (typed ? skb->skb_iif : BPF_CORE_READ(skb, skb_iif)) == (int)ifindex;
+}
+
+/* The hot path's arrival test: false for every event that is a packet
+ * arriving at its device and carries no skb extension (a plain skb), true
+ * for every event not_an_arrival() may leave. One load and one branch: the
+ * byte of the bitfield `cloned`, active_extensions and the byte of pkt_type
+ * follow each other in struct sk_buff (5.10 to 6.18 at least, found by the
+ * kernel's own markers __cloned_offset and __pkt_type_offset), so one 4-byte
+ * load at __cloned_offset holds active_extensions (non-zero for any
+ * extension: the IPsec sec path among them) and pkt_type's bit 2 (set for
+ * PACKET_OUTGOING and PACKET_LOOPBACK; little-endian bitfields: the byte's
+ * low 3 bits). The load is not 4-byte aligned (x86_64 and arm64 load it as
+ * one; the verifier allows it for BTF-typed pointers on them) and starts at a
+ * bitfield's byte that it covers whole, which the verifier's BTF access check
+ * accepts. Masks and offsets are CO-RE constants: the verifier removes the
+ * branches of the layouts that do not apply. Where the bytes are farther
+ * apart, or on a big-endian kernel, each is read: pkt_type's byte, then
+ * active_extensions. `typed` (constant once inlined): direct loads (tp_btf)
+ * or one probe read (classic tracepoint). */
+static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool typed)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* Byte positions in the word loaded at __cloned_offset. */
+	__u32 cloned = bpf_core_field_offset(skb->__cloned_offset);
+	__u32 pkt_type = bpf_core_field_offset(skb->__pkt_type_offset) - cloned;
+	__u32 extensions, mask = 0, word = 0;
+
+	if (pkt_type < 4) {
+		mask = 4U << (8 * pkt_type);
+		if (bpf_core_field_exists(skb->active_extensions)) {
+			extensions = bpf_core_field_offset(skb->active_extensions) - cloned;
+			mask = extensions < 4 ? mask | 0xffU << (8 * extensions) : 0;
+		}
+	}
+	if (mask) {
+		if (typed)
+			word = *(__u32 *)((char *)skb + cloned);
+		else
+			bpf_probe_read_kernel(&word, sizeof(word), (char *)skb + cloned);
+		return word & mask;
+	}
+#endif
+	if (typed ? BPF_CORE_READ_BITFIELD(skb, pkt_type) & 4
+		  : BPF_CORE_READ_BITFIELD_PROBED(skb, pkt_type) & 4)
+		return true;
+	if (!bpf_core_field_exists(skb->active_extensions))
+		return false;
+	return typed ? skb->active_extensions : BPF_CORE_READ(skb, active_extensions);
 }
 
 static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, __u32 ifindex,
@@ -792,12 +854,7 @@ int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 	netns_inum = dev->nd_net.net->ns.inum;
 	if (!counts_namespace(netns_inum))
 		return 0;
-	/* The hot path's test for an event that may not be an arrival: the skb
-	 * was received by this very device before (skb_iif, set by the kernel
-	 * after this tracepoint, is 0 in a new skb), or looped back. */
-	if ((skb->skb_iif == dev->ifindex ||
-	     BPF_CORE_READ_BITFIELD(skb, pkt_type) == PACKET_LOOPBACK) &&
-	    not_an_arrival(skb, true))
+	if (may_not_be_an_arrival(skb, true) && not_an_arrival(skb, dev->ifindex, true))
 		return 0;
 	total = claim_event(skb, control);
 	if (!total)
@@ -826,9 +883,7 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 		return 0;
 	/* Each field is a probe read here: the ifindex is read once. */
 	ifindex = BPF_CORE_READ(dev, ifindex);
-	if ((BPF_CORE_READ(skb, skb_iif) == (int)ifindex ||
-	     BPF_CORE_READ_BITFIELD_PROBED(skb, pkt_type) == PACKET_LOOPBACK) &&
-	    not_an_arrival(skb, false))
+	if (may_not_be_an_arrival(skb, false) && not_an_arrival(skb, ifindex, false))
 		return 0;
 	total = claim_event(skb, control);
 	if (!total)

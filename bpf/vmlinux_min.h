@@ -102,6 +102,14 @@ struct sk_buff {
 	/* The ifindex of the device that last received the skb, set by the
 	 * kernel after netif_receive_skb's tracepoint; 0 in a new skb. */
 	int skb_iif;
+	/* Markers without storage: the kernel's own names for the byte of the
+	 * bitfield `cloned` and the byte of pkt_type (CLONED_OFFSET(),
+	 * PKT_TYPE_OFFSET()). That byte of cloned, active_extensions (with
+	 * CONFIG_SKB_EXTENSIONS) and pkt_type's byte follow each other (bytes
+	 * 126, 127 and 128 on Debian's 5.10, 6.1 and 6.12 and on 6.18): the
+	 * probe's arrival test reads them in one load. */
+	__u8 __cloned_offset[0];
+	__u8 __pkt_type_offset[0];
 	__u8 pkt_type : 3;	/* PACKET_HOST, ..., PACKET_LOOPBACK */
 	__u8 active_extensions; /* bit (1 << enum skb_ext_id) per extension */
 };
