@@ -66,6 +66,17 @@ def series_keys(text, name="netif_rx_packets_total"):
     return keys
 
 
+def polls_below(polls):
+    """(polls below the invariant, those of them whose next checked poll is below it too or
+    missing) of a {poll timestamp: deficit} map: a device left out of one poll must be back at
+    the next (docs/metrics.md)."""
+    ordered = sorted(p for p in polls if p is not None)
+    below = [p for p in ordered if polls[p] > 0]
+    following = {p: n for p, n in zip(ordered, ordered[1:])}
+    lasting = [p for p in below if p not in following or polls[following[p]] > 0]
+    return below, lasting
+
+
 def invariant(text):
     """(exported + untracked + removed, counted, poll timestamp) of one answer."""
     packets, untracked, removed, counted = (sum(samples(text, n)) for n in TOTALS)
@@ -84,8 +95,9 @@ class Scraper(threading.Thread):
         self.lock = threading.Lock()
         self.durations = []  # seconds of the answered scrapes since the last take()
         self.scrapes = self.refused = self.failed = 0
-        self.polls = set()  # poll timestamps whose answer was checked
-        self.violations = []  # (poll timestamp, exported + untracked + removed, counted)
+        # Poll timestamp -> counted - (exported + untracked + removed) of its answers (the
+        # largest): > 0 is a poll below the invariant.
+        self.polls = {}
 
     def run(self):
         next_time = time.monotonic()
@@ -114,9 +126,7 @@ class Scraper(threading.Thread):
         with self.lock:
             self.scrapes += 1
             self.durations.append(took)
-            self.polls.add(poll)
-            if shown < counted:
-                self.violations.append((poll, shown, counted))
+            self.polls[poll] = max(self.polls.get(poll, 0), counted - shown)
 
     def take_durations(self):
         with self.lock:
