@@ -82,7 +82,6 @@ class Lab:
         self.lock = threading.Lock()
         self.devices = []  # dicts: n, host (its name now), peer, peer_ns, stage
         self.namespaces = []  # (name, socket)
-        self.namespace_inodes = []  # of every churned namespace
         self.sockets = {}
         self.next_device = self.next_namespace = 0
         self.device_ops = self.namespace_ops = self.failed_ops = 0
@@ -168,31 +167,38 @@ class Lab:
         if not ok:
             self.failed_ops += 1
 
-    # Namespace churn: a new namespace with its loopback up, frames through
-    # it, deleted once LIVE_NAMESPACES newer ones exist.
+    # Namespace churn: a new namespace with a veth pair inside, frames through
+    # it, deleted once LIVE_NAMESPACES newer ones exist. The pair's names
+    # (PREFIXn<k>x and y, k in base 36) tell its series apart from another
+    # namespace's that got the same number after this one's end.
     LIVE_NAMESPACES = 3
 
     def churn_namespace_once(self):
-        name = f"{self.prefix}n{self.next_namespace}"
+        k = base36(self.next_namespace)
+        name = f"{self.prefix}n{k}"
         self.next_namespace += 1
         self.namespace_ops += 1
-        if ip("netns", "add", name) and ip("-n", name, "link", "set", "lo", "up"):
-            self.namespace_inodes.append(netns_inode(name))
+        x, y = f"{self.prefix}n{k}x", f"{self.prefix}n{k}y"
+        ok = ip("netns", "add", name) and ip("-n", name, "link", "set", "lo", "up")
+        ok = ok and ip("-n", name, "link", "add", x, "type", "veth", "peer", "name", y)
+        ok = ok and ip("-n", name, "link", "set", x, "up") and ip("-n", name, "link", "set", y,
+                                                                   "up")
+        if ok:
             with self.lock:
-                self.namespaces.append((name, packet_socket_in(name)))
+                self.namespaces.append((name, x, packet_socket_in(name)))
         else:
             self.failed_ops += 1
         while True:
             with self.lock:
                 if len(self.namespaces) <= self.LIVE_NAMESPACES:
                     break
-                old, sock = self.namespaces.pop(0)
+                old, _, sock = self.namespaces.pop(0)
             sock.close()  # a socket keeps its namespace alive
             self._record(ip("netns", "del", old))
 
     def send_churn_frames(self):
-        """One frame each way through every churned pair, one through the
-        loopback of every churned namespace."""
+        """One frame each way through every churned pair, one through the pair
+        of every churned namespace."""
         with self.lock:
             devices = [dict(d) for d in self.devices]
             namespaces = list(self.namespaces)
@@ -200,8 +206,8 @@ class Lab:
             send_frames(self.sockets[""], d["host"], 1)
             if d["peer_ns"]:
                 send_frames(self.sockets[d["peer_ns"]], d["peer"], 1)
-        for _, sock in namespaces:
-            send_frames(sock, "lo", 1)
+        for _, device, sock in namespaces:
+            send_frames(sock, device, 1)
 
     def stop_churn(self):
         """Deletes every churned device and namespace (the fixed ones stay)."""
@@ -210,7 +216,7 @@ class Lab:
             namespaces, self.namespaces = self.namespaces, []
         for d in devices:
             ip("link", "del", d["host"])
-        for name, sock in namespaces:
+        for name, _, sock in namespaces:
             sock.close()
             ip("netns", "del", name)
 
@@ -225,7 +231,7 @@ class Lab:
             sock.close()
         self.sockets = {}
         with self.lock:
-            for _, sock in self.namespaces:
+            for _, _, sock in self.namespaces:
                 sock.close()
             self.namespaces, self.devices = [], []
         links = subprocess.run(["ip", "-o", "link", "show"], capture_output=True,
@@ -239,6 +245,16 @@ class Lab:
             name = line.split()[0] if line.split() else ""
             if name.startswith(self.prefix):
                 ip("netns", "del", name)
+
+
+def base36(n):
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
 
 
 def rx_packets(netns, device):
