@@ -111,6 +111,22 @@ void keep(ProbePins& pins, bpf_object* object, int program_fd, int link_fd, int 
   test_hook("handover.after_repin");
 }
 
+// After a step of the handover failed: the adopted or previous program
+// counts again, its maps untouched: its generation first, then the second
+// word, one word per write as in hand_over(). An event whose two runs
+// straddle the first write (nanoseconds apart) is counted by neither: the
+// old program ran first and saw the new generation. Returns the error to
+// throw, which says so.
+ProbeError rolled_back(int control_fd, const Takeover& takeover, const netif_rx_control& written,
+                       const ProbeError& why) {
+  write_control(control_fd, {takeover.active.generation, written.counting_since_ns});
+  write_control(control_fd, takeover.active);
+  return ProbeError(
+      std::string("the handover failed and was rolled back: the ") +
+      (takeover.adopted ? "adopted probe" : "probe of layout " + takeover.previous->layout) +
+      " counts again, its pins kept (" + why.what() + ")");
+}
+
 }  // namespace
 
 void reuse_kept_maps(bpf_object* object, const Takeover& takeover) {
@@ -168,17 +184,8 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
     }
     if (pins != nullptr) keep(*pins, object, program_fd, link_fd, control_fd, takeover);
   } catch (const ProbeError& e) {
-    // The adopted or previous one counts again, its maps untouched: its
-    // generation first, then the second word, one word per write as above.
-    // An event whose two runs straddle the first write (nanoseconds apart)
-    // is counted by neither: the old program ran first and saw the new
-    // generation.
     if (!adopted && !carried) throw;
-    write_control(control_fd, {takeover.active.generation, written.counting_since_ns});
-    write_control(control_fd, takeover.active);
-    throw ProbeError(std::string("the handover failed and was rolled back: the ") +
-                     (adopted ? "adopted probe" : "probe of layout " + takeover.previous->layout) +
-                     " counts again, its pins kept (" + e.what() + ")");
+    throw rolled_back(control_fd, takeover, written, e);
   }
   if (carried) {
     // Pinned first: a crash between the two leaves this layout's complete
