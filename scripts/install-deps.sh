@@ -31,6 +31,8 @@ packages=(
   jsonnet
   # service tests: systemd-analyze, certificates, bcrypt hashes
   systemd openssl apache2-utils python3
+  # make soak: the plot of its samples (PNG)
+  gnuplot-nox
   # kernel matrix: Debian kernels booted under qemu with a busybox initramfs
   qemu-system-x86 busybox-static cpio xz-utils gzip debian-archive-keyring
   # make deb: Debian's packaging tools, the man page, lintian

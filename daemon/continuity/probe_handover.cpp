@@ -88,16 +88,43 @@ std::uint32_t program_id(int program_fd) {
   return info.id;
 }
 
-// Pins the new program in place of the adopted one, or pins the probe anew.
+// Pins the new program in place of the adopted one (its pins again when
+// that fails part way), or pins the probe anew.
 void keep(ProbePins& pins, bpf_object* object, int program_fd, int link_fd, int control_fd,
           const Takeover& takeover) {
   test_hook("handover.before_repin");
   if (takeover.adopted) {
-    pins.replace(object, program_fd, link_fd);
+    try {
+      pins.replace(object, program_fd, link_fd);
+    } catch (const ProbeError& e) {
+      try {
+        pins.restore(object, *takeover.adopted);
+      } catch (const ProbeError& again) {
+        throw ProbeError(std::string(e.what()) + "; pinning the adopted probe again failed too (" +
+                         again.what() + "): the next exporter starts from zero");
+      }
+      throw;
+    }
   } else {
     pins.pin(object, program_fd, link_fd, control_fd, takeover.control.valid());
   }
   test_hook("handover.after_repin");
+}
+
+// After a step of the handover failed: the adopted or previous program
+// counts again, its maps untouched: its generation first, then the second
+// word, one word per write as in hand_over(). An event whose two runs
+// straddle the first write (nanoseconds apart) is counted by neither: the
+// old program ran first and saw the new generation. Returns the error to
+// throw, which says so.
+ProbeError rolled_back(int control_fd, const Takeover& takeover, const netif_rx_control& written,
+                       const ProbeError& why) {
+  write_control(control_fd, {takeover.active.generation, written.counting_since_ns});
+  write_control(control_fd, takeover.active);
+  return ProbeError(
+      std::string("the handover failed and was rolled back: the ") +
+      (takeover.adopted ? "adopted probe" : "probe of layout " + takeover.previous->layout) +
+      " counts again, its pins kept (" + why.what() + ")");
 }
 
 }  // namespace
@@ -156,14 +183,9 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
       carry = carry_previous_layout(*takeover.previous, object, possible_cpus());
     }
     if (pins != nullptr) keep(*pins, object, program_fd, link_fd, control_fd, takeover);
-  } catch (const ProbeError&) {
-    // The adopted or previous one counts again, its maps untouched: its
-    // generation first, then the second word, one word per write as above.
-    if (adopted || carried) {
-      write_control(control_fd, {takeover.active.generation, written.counting_since_ns});
-      write_control(control_fd, takeover.active);
-    }
-    throw;
+  } catch (const ProbeError& e) {
+    if (!adopted && !carried) throw;
+    throw rolled_back(control_fd, takeover, written, e);
   }
   if (carried) {
     // Pinned first: a crash between the two leaves this layout's complete

@@ -17,6 +17,7 @@
 #include "continuity/service_pin_store.h"
 #include "util/errno_text.h"
 #include "util/log.h"
+#include "util/test_hook.h"
 
 namespace netif_rx {
 namespace {
@@ -277,7 +278,22 @@ void ProbePins::replace(bpf_object* object, int program_fd, int link_fd) {
     if (bpf_map__is_internal(map)) store_->replace(pin_name(map), bpf_map__fd(map));
   }
   store_->replace(kProgramPin, program_fd);
+  if (test_fail("handover.repin_link"))
+    throw ProbeError("re-pinning " + store_->where(kLinkPin) + " failed (test failure)");
   store_->replace(kLinkPin, link_fd);
+}
+
+void ProbePins::restore(bpf_object* object, const AdoptedProbe& adopted) {
+  bpf_map* map = nullptr;
+  bpf_object__for_each_map(map, object) {
+    if (!bpf_map__is_internal(map)) continue;  // the adopted maps themselves: never replaced
+    const std::string name = pin_name(map);
+    const auto found = std::find_if(adopted.maps.begin(), adopted.maps.end(),
+                                    [&name](const auto& pinned) { return pinned.first == name; });
+    if (found != adopted.maps.end()) store_->replace(name, found->second.get());
+  }
+  store_->replace(kProgramPin, adopted.program.get());
+  store_->replace(kLinkPin, adopted.link.get());
 }
 
 }  // namespace netif_rx

@@ -88,6 +88,12 @@ class ProbePins {
   // ProbeError.
   void replace(bpf_object* object, int program_fd, int link_fd);
 
+  // After a replace() that failed part way: pins the adopted probe's own
+  // read-only data, program and link again, so that the pinned program is the
+  // one the pinned link attaches (else the next exporter could not adopt them
+  // and would start from zero). Throws ProbeError.
+  void restore(bpf_object* object, const AdoptedProbe& adopted);
+
   // The other layouts kept beside this one, and what is kept for one.
   std::vector<std::string> other_layouts() const { return store_->other_layouts(); }
   std::vector<std::pair<std::string, UniqueFd>> take_layout(const std::string& layout) {

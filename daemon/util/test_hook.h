@@ -7,6 +7,11 @@
 // `test pause at <point>` and sleep NETIF_RX_TEST_PAUSE_MS (default 1000) milliseconds;
 // NETIF_RX_TEST_PAUSE=* logs `test point <point>` at every point and never sleeps (which point a
 // kill at a random moment followed). Both are read once, at the first point.
+//
+// Fail points, the same way: NETIF_RX_TEST_FAIL=<point> makes test_fail(<point>) log
+// `test failure at <point>` and return true, where the code then fails as the kernel or the file
+// system could make it fail there (a handover's re-pin,
+// tests/integration/handover_rollback_test.cpp).
 #pragma once
 
 #ifdef NETIF_RX_TEST_HOOKS
@@ -43,8 +48,19 @@ inline void test_hook(const char* point) {
   log::info(std::string("test pause at ") + point, {{"ms", settings.milliseconds}});
   std::this_thread::sleep_for(std::chrono::milliseconds(settings.milliseconds));
 }
+
+inline bool test_fail(const char* point) {
+  static const std::string fail = [] {
+    const char* named = std::getenv("NETIF_RX_TEST_FAIL");  // read once, as above
+    return std::string(named ? named : "");
+  }();
+  if (fail != std::string_view(point)) return false;
+  log::info(std::string("test failure at ") + point);
+  return true;
+}
 #else
 inline void test_hook(const char* /*point*/) {}
+inline bool test_fail(const char* /*point*/) { return false; }
 #endif
 
 }  // namespace netif_rx

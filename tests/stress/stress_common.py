@@ -107,18 +107,23 @@ class Exporter:
     """The exporter on a loopback port, stopped on exit; `exit_status` is its
     status once stopped (negative: the signal that ended it)."""
 
-    def __init__(self, binary, extra_args=(), ready_credentials=None):
+    def __init__(self, binary, extra_args=(), ready_credentials=None, log_dir=None,
+                 ready_seconds=15):
         self.port = free_port()
         self.exit_status = None
-        self.log = tempfile.NamedTemporaryFile(prefix="stress.", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile(prefix="stress.", suffix=".log", delete=False,
+                                               dir=log_dir)
         self.process = subprocess.Popen(
             [binary, f"--web.listen-address=127.0.0.1:{self.port}", *extra_args],
             stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + ready_seconds
         while fetch(self.port, "/-/ready", 1.0, ready_credentials) is None:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                sys.exit(f"stress: the exporter did not become ready; log: {self.log.name}")
+                with open(self.log.name, errors="replace") as f:
+                    tail = "".join(f.readlines()[-20:])
+                sys.exit(f"stress: the exporter did not become ready; log: {self.log.name}\n"
+                         f"{tail}")
             time.sleep(0.1)
 
     @property
