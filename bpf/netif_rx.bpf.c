@@ -592,9 +592,10 @@ static __noinline void count_queue(__u32 netns_inum, __u32 netns_salt, __u32 ifi
 	count_queue_in_hash(netns_inum, netns_salt, ifindex, queue_mapping - 1, packets);
 }
 
-/* Counts the event's queue and steering (`route`: read_route()'s). An event
- * without a recorded queue, built on this CPU (a veth's or lo's, a NIC's
- * without RPS), costs the CPU number and two compares. */
+/* Counts the event's queue and steering (`route`: read_route()'s; with
+ * count_routes off, no queue and no CPU). An event without a recorded queue,
+ * built on this CPU (a veth's or lo's, a NIC's without RPS), costs the CPU
+ * number and two compares. */
 static __always_inline void count_route(__u32 route, __u32 netns_inum, __u32 ifindex,
 					const struct arrival *arrival, struct net_device *dev,
 					bool typed)
@@ -604,8 +605,6 @@ static __always_inline void count_route(__u32 route, __u32 netns_inum, __u32 ifi
 	bool steered;
 	__u32 salt;
 
-	if (!count_routes)
-		return;
 	steered = from_cpu != NETIF_RX_NO_CPU && from_cpu != bpf_get_smp_processor_id();
 	if (!queue_mapping && !steered)
 		return;
