@@ -105,6 +105,7 @@ const double kDefaultDuty = static_cast<double>(BpfStatsConfig{}.window.count())
 // The names the programs report (BenchProgram::name), which key the figures.
 const std::string kArrayName = "probe, array layout";
 const std::string kHashName = "probe, hash layout";
+const std::string kWithoutRoutesName = "probe, array layout without queues and steering";
 const std::string kBlocksName = "probe, array blocks";
 const std::string kOneLinerName = "bpftrace one-liner";
 const std::string kFloorName = "empty tp_btf (floor)";
@@ -168,6 +169,8 @@ struct Programs {
   explicit Programs(BenchNetwork& network)
       : ours(make_our_probe(network.receiver_netns_inum(), ProbeLayout::array)),
         ours_hash(make_our_probe(network.receiver_netns_inum(), ProbeLayout::hash)),
+        ours_without_routes(
+            make_our_probe(network.receiver_netns_inum(), ProbeLayout::array_without_routes)),
         ours_blocks(make_our_probe_in_blocks({network.receiver_netns_inum()},
                                              [&network] { network.burst(16); })),
         floor(make_empty_floor()),
@@ -176,6 +179,7 @@ struct Programs {
 
   std::unique_ptr<BenchProgram> ours;
   std::unique_ptr<BenchProgram> ours_hash;
+  std::unique_ptr<BenchProgram> ours_without_routes;
   std::unique_ptr<BenchProgram> ours_blocks;
   std::unique_ptr<BenchProgram> floor;
   std::unique_ptr<BenchProgram> oneliner;
@@ -298,8 +302,8 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
     if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
     for (int round = 0; round < options.kernel_rounds; ++round) {
       for (BenchProgram* program :
-           {programs.ours.get(), programs.ours_hash.get(), programs.ours_blocks.get(),
-            programs.oneliner.get(), programs.floor.get()})
+           {programs.ours.get(), programs.ours_without_routes.get(), programs.ours_hash.get(),
+            programs.ours_blocks.get(), programs.oneliner.get(), programs.floor.get()})
         measure_alone(network, *program, options.packets, out.alone);
       for (const auto& rung : programs.ladder)
         measure_alone(network, *rung, options.packets, out.alone);
@@ -508,6 +512,17 @@ void add_ladder_rows(std::vector<Row>& rows, const Samples& alone,
   const Summary top = summary_of(alone, rungs.back());
   rows.push_back({"(9) the probe's array layout above the last rung, ns/event",
                   fmt(ours.median - top.median), "", ""});
+  // The hot path's queue and alloc_cpu reads (a veth's skb: no queue, built
+  // on its CPU), and the array layout above the floor against what the
+  // namespace-keeping rung adds above it.
+  const Summary without = summary_of(alone, kWithoutRoutesName);
+  rows.push_back({"(9) kernel ns/event, alone: " + kWithoutRoutesName, fmt(without.median),
+                  spread(without), ""});
+  rows.push_back({"(9) queues and steering on the hot path (probe with - without), ns/event",
+                  fmt(ours.median - without.median), "", ""});
+  const double above = (ours.median - floor.median) / (top.median - floor.median);
+  rows.push_back({"    array probe above the floor / last rung above the floor", fmt(above, 2), "",
+                  "<= 2.00: " + verdict(above, 2.0)});
 }
 
 // Rows (7): bulk TCP through GRO: what an aggregate costs, per event and

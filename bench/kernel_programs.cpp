@@ -61,6 +61,7 @@ class OurProbe final : public BenchProgram {
     if (!skeleton_) throw std::runtime_error("opening the probe failed");
     skeleton_->rodata->host_netns_inum = layout == ProbeLayout::blocks ? kNoNamespace : netns_inum;
     if (layout == ProbeLayout::hash) bpf_map__set_max_entries(skeleton_->maps.host_counters, 1);
+    if (layout == ProbeLayout::array_without_routes) skeleton_->rodata->count_routes = false;
     if (layout == ProbeLayout::blocks) {
       skeleton_->rodata->count_all_namespaces = true;
       skeleton_->rodata->netns_blocks = kBlocks;
@@ -87,6 +88,8 @@ class OurProbe final : public BenchProgram {
     switch (layout_) {
       case ProbeLayout::array:
         return "probe, array layout";
+      case ProbeLayout::array_without_routes:
+        return "probe, array layout without queues and steering";
       case ProbeLayout::hash:
         return "probe, hash layout";
       case ProbeLayout::blocks:

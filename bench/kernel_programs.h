@@ -40,7 +40,10 @@ class BenchProgram {
 // Where the probe counts the devices of the namespace it treats as its own.
 enum class ProbeLayout {
   array,  // the per-CPU array by ifindex (the exporter's own namespace)
-  hash,   // the per-CPU hash by (netns, ifindex, salt): other namespaces, large ifindexes
+  // The same without counting queues and steering (the probe's count_routes
+  // off): what reading and testing them costs the hot path.
+  array_without_routes,
+  hash,  // the per-CPU hash by (netns, ifindex, salt): other namespaces, large ifindexes
   // A block of the per-CPU array netns_slots: another namespace, placed
   // (namespaces: all). The probe's own namespace is then none of the
   // benchmark's, so it counts every namespace of the machine.

@@ -18,10 +18,13 @@
  * device (looped back, or carrying an skb extension such as IPsec's sec path)
  * leaves it too, for not_an_arrival(). Beyond counting the event, the hot
  * path reads and tests only this: the arrival test, one 4-byte load and one
- * branch (may_not_be_an_arrival()), and the aggregate test, data_len and the
- * MTU (may_be_aggregate()). Its rule: whatever is added to it costs at most
- * one load and one branch for a plain skb; everything else is off the hot
- * path, in a __noinline function reached only through such a test.
+ * branch (may_not_be_an_arrival()); the aggregate test, data_len and the
+ * MTU (may_be_aggregate()); and the queue and steering test, two loads
+ * (queue_mapping, alloc_cpu), the CPU number and two compares, no map for an
+ * skb without a recorded queue built on its CPU (see count_route()). Its
+ * rule: whatever is added to it costs at most one load and one branch for a
+ * plain skb (the queue and steering test: two loads); everything else is off
+ * the hot path, in a __noinline function reached only through such a test.
  *
  * Other namespaces, and an ifindex beyond the array, take the per-CPU hash `device_counters` keyed
  * by (netns, ifindex, netns salt): a device's first packet records its name (other namespaces) and
@@ -77,6 +80,9 @@ struct arrival {
  * the branch that does not apply. */
 const volatile __u32 host_netns_inum = 0;
 const volatile bool count_all_namespaces = false;
+/* Queues and steering are counted (see count_route()). The daemon leaves it
+ * on; the benchmark turns it off to measure what they cost the hot path. */
+const volatile bool count_routes = true;
 /* This program's generation: it counts only while the control map's entry
  * says so (see struct netif_rx_control). */
 const volatile __u64 generation = 0;
@@ -187,6 +193,36 @@ struct {
 	__type(key, __u32);
 	__type(value, struct netif_rx_counters);
 } carried_totals SEC(".maps");
+
+/* Packets by RX queue and steered packets (see struct netif_rx_queue_slot
+ * and the keys beside it in netif_rx.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, NETIF_RX_QUEUE_SLOTS); /* resized by the daemon: x possible CPUs */
+	__type(key, __u32);
+	__type(value, struct netif_rx_queue_slot);
+} queue_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, NETIF_RX_MAX_QUEUE_ENTRIES);
+	__type(key, struct netif_rx_queue_key);
+	__type(value, __u64);
+} queue_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, NETIF_RX_MAX_STEER_ENTRIES);
+	__type(key, struct netif_rx_steer_key);
+	__type(value, __u64);
+} steer_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NETIF_RX_ROUTE_TOTALS_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} route_totals SEC(".maps");
 
 #ifdef NETIF_RX_NEXT_LAYOUT_TEST
 /* The test build's layout change: a map no earlier layout has. */
@@ -474,16 +510,131 @@ static __always_inline void count_on_device(__u32 netns_inum, __u32 ifindex,
 	count_in_hash(netns_inum, salt, ifindex, arrival, dev);
 }
 
+/* The skb's way in, read right after the event is claimed: the RX queue its
+ * driver recorded (queue_mapping: queue + 1, 0 none) in the low half, the CPU
+ * that built it (alloc_cpu, Linux >= 5.19; NETIF_RX_NO_CPU before) in the
+ * high half. The hot path's two loads for queues and steering. */
+static __always_inline __u32 read_route(struct sk_buff *skb, bool typed)
+{
+	__u32 queue_mapping, alloc_cpu = NETIF_RX_NO_CPU;
+
+	if (!count_routes)
+		return NETIF_RX_NO_CPU << 16;
+	queue_mapping = typed ? skb->queue_mapping : BPF_CORE_READ(skb, queue_mapping);
+	if (bpf_core_field_exists(skb->alloc_cpu))
+		alloc_cpu = typed ? skb->alloc_cpu : BPF_CORE_READ(skb, alloc_cpu);
+	return (queue_mapping & 0xFFFF) | alloc_cpu << 16;
+}
+
+/* Adds `packets` to `key`'s entry of a per-CPU hash of packets, creating it
+ * (this CPU's value set, the others 0); when the map is full, to the
+ * route_totals slot `full_slot` instead. */
+static __always_inline void add_to_route_hash(void *map, const void *key, __u64 packets,
+					      __u32 full_slot)
+{
+	__u64 *counter = bpf_map_lookup_elem(map, key);
+	int err; /* the low 32 bits: see record_name() */
+
+	if (counter) {
+		*counter += packets;
+		return;
+	}
+	err = bpf_map_update_elem(map, key, &packets, BPF_NOEXIST);
+	if (err == 0)
+		return;
+	if (err == -EEXIST) {
+		counter = bpf_map_lookup_elem(map, key);
+		if (counter) {
+			*counter += packets;
+			return;
+		}
+	}
+	counter = bpf_map_lookup_elem(&route_totals, &full_slot);
+	if (counter)
+		*counter += packets;
+}
+
+/* A queue whose slot another one holds, or of another namespace. */
+static __noinline void count_queue_in_hash(__u32 netns_inum, __u32 netns_salt, __u32 ifindex,
+					   __u32 queue, __u64 packets)
+{
+	struct netif_rx_queue_key key = {
+	    .netns_inum = netns_inum, .ifindex = ifindex, .netns_salt = netns_salt, .queue = queue};
+
+	add_to_route_hash(&queue_counters, &key, packets, NETIF_RX_ROUTE_SLOT_QUEUE_UNTRACKED);
+}
+
+/* Packets processed on `cpu` that another CPU built. */
+static __noinline void count_steered(__u32 netns_inum, __u32 netns_salt, __u32 ifindex,
+				     __u32 from_cpu, __u64 packets)
+{
+	struct netif_rx_steer_key key = {.netns_inum = netns_inum,
+					 .ifindex = ifindex,
+					 .netns_salt = netns_salt,
+					 .from_cpu = from_cpu};
+
+	add_to_route_hash(&steer_counters, &key, packets, NETIF_RX_ROUTE_SLOT_STEER_UNTRACKED);
+}
+
+/* Packets of a recorded queue on this CPU: in the CPU's slot of the queue
+ * (own namespace), taking it when it is empty; else in the hash. */
+static __noinline void count_queue(__u32 netns_inum, __u32 netns_salt, __u32 ifindex,
+				   __u32 queue_mapping, __u64 packets)
+{
+	__u32 index = bpf_get_smp_processor_id() * NETIF_RX_QUEUE_SLOTS +
+		      netif_rx_queue_slot_index(ifindex, queue_mapping);
+	struct netif_rx_queue_slot *slot;
+
+	if (netns_inum == host_netns_inum) {
+		slot = bpf_map_lookup_elem(&queue_slots, &index);
+		if (slot && slot->ifindex == ifindex && slot->queue_mapping == queue_mapping) {
+			slot->packets += packets;
+			return;
+		}
+		if (slot && slot->ifindex == 0) {
+			slot->queue_mapping = queue_mapping;
+			slot->packets = packets;
+			slot->ifindex = ifindex; /* last: a read of a slot half taken skips it */
+			return;
+		}
+	}
+	count_queue_in_hash(netns_inum, netns_salt, ifindex, queue_mapping - 1, packets);
+}
+
+/* Counts the event's queue and steering (`route`: read_route()'s; with
+ * count_routes off, no queue and no CPU). An event without a recorded queue,
+ * built on this CPU (a veth's or lo's, a NIC's without RPS), costs the CPU
+ * number and two compares. */
+static __always_inline void count_route(__u32 route, __u32 netns_inum, __u32 ifindex,
+					const struct arrival *arrival, struct net_device *dev,
+					bool typed)
+{
+	__u32 queue_mapping = route & 0xFFFF, from_cpu = route >> 16;
+	__u64 packets = 1 + (__u64)arrival->merged_packets;
+	bool steered;
+	__u32 salt;
+
+	steered = from_cpu != NETIF_RX_NO_CPU && from_cpu != bpf_get_smp_processor_id();
+	if (!queue_mapping && !steered)
+		return;
+	salt = netns_inum == host_netns_inum ? 0 : netns_salt(dev, typed);
+	if (queue_mapping)
+		count_queue(netns_inum, salt, ifindex, queue_mapping, packets);
+	if (steered)
+		count_steered(netns_inum, salt, ifindex, from_cpu, packets);
+}
+
 /* Counts a claimed event (`total`: claim_event()'s): on its device first,
  * then in the probe's own total of both layouts, so that a poll, which reads
  * that total before the devices, never finds "exported + untracked +
  * removed" below it. */
 static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
 					const struct arrival *arrival, struct net_device *dev,
-					bool typed, struct netif_rx_counters *total)
+					bool typed, struct netif_rx_counters *total, __u32 route)
 {
 	count_on_device(netns_inum, ifindex, arrival, dev, typed);
 	add_to_counted_total(total, arrival);
+	count_route(route, netns_inum, ifindex, arrival, dev, typed);
 	return 0;
 }
 
@@ -694,23 +845,23 @@ static __noinline void measure_aggregate(const struct skb_view *skb, struct arri
 /* An skb that may be an aggregate, measured first; off the hot path. */
 static __always_inline int count_measured(const struct skb_view *skb, __u32 netns_inum,
 					  __u32 ifindex, struct net_device *dev, bool typed,
-					  struct netif_rx_counters *total)
+					  struct netif_rx_counters *total, __u32 route)
 {
 	struct arrival arrival = {.bytes = skb->len, .merged_packets = 0};
 
 	measure_aggregate(skb, &arrival);
-	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total);
+	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total, route);
 }
 
 /* An skb that cannot be an aggregate: the hot path, with merged_packets a
  * constant 0. */
 static __always_inline int count_single(__u32 len, __u32 netns_inum, __u32 ifindex,
 					struct net_device *dev, bool typed,
-					struct netif_rx_counters *total)
+					struct netif_rx_counters *total, __u32 route)
 {
 	struct arrival arrival = {.bytes = len, .merged_packets = 0};
 
-	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total);
+	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total, route);
 }
 
 /* An aggregate is either non-linear (GRO and LRO merge into pages) or longer
@@ -803,8 +954,10 @@ static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool type
 	return typed ? skb->active_extensions : BPF_CORE_READ(skb, active_extensions);
 }
 
-static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, __u32 ifindex,
-					 struct net_device *dev, struct netif_rx_counters *total)
+/* Five arguments at most (BPF calls): the ifindex is read here. */
+static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum,
+					 struct net_device *dev, struct netif_rx_counters *total,
+					 __u32 route)
 {
 	const struct skb_view view = {
 	    .head = skb->head,
@@ -817,25 +970,28 @@ static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum, 
 	    .inner_transport_header = skb->inner_transport_header,
 	};
 
-	return count_measured(&view, netns_inum, ifindex, dev, true, total);
+	return count_measured(&view, netns_inum, dev->ifindex, dev, true, total, route);
 }
 
-/* Five arguments at most (BPF calls): the ifindex is read here. */
-static __noinline int count_measured_tp(struct sk_buff *skb, __u32 len, __u32 netns_inum,
-					struct net_device *dev, struct netif_rx_counters *total)
+/* Five arguments at most (BPF calls): the ifindex and the length are read
+ * here. */
+static __noinline int count_measured_tp(struct sk_buff *skb, __u32 netns_inum,
+					struct net_device *dev, struct netif_rx_counters *total,
+					__u32 route)
 {
 	const struct skb_view view = {
 	    .head = BPF_CORE_READ(skb, head),
 	    .data = BPF_CORE_READ(skb, data),
 	    .end = BPF_CORE_READ(skb, end),
-	    .len = len,
+	    .len = BPF_CORE_READ(skb, len),
 	    .data_len = BPF_CORE_READ(skb, data_len),
 	    .protocol = BPF_CORE_READ(skb, protocol),
 	    .inner_network_header = BPF_CORE_READ(skb, inner_network_header),
 	    .inner_transport_header = BPF_CORE_READ(skb, inner_transport_header),
 	};
 
-	return count_measured(&view, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total);
+	return count_measured(&view, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total,
+			      route);
 }
 
 SEC("tp_btf/netif_receive_skb")
@@ -859,9 +1015,10 @@ int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 	total = claim_event(skb, control);
 	if (!total)
 		return 0;
+	const __u32 route = read_route(skb, true);
 	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
-		return count_measured_btf(skb, netns_inum, dev->ifindex, dev, total);
-	return count_single(skb->len, netns_inum, dev->ifindex, dev, true, total);
+		return count_measured_btf(skb, netns_inum, dev, total, route);
+	return count_single(skb->len, netns_inum, dev->ifindex, dev, true, total, route);
 }
 
 SEC("tracepoint/net/netif_receive_skb")
@@ -888,9 +1045,10 @@ int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 	total = claim_event(skb, control);
 	if (!total)
 		return 0;
+	const __u32 route = read_route(skb, false);
 	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
-		return count_measured_tp(skb, ctx->len, netns_inum, dev, total);
-	return count_single(ctx->len, netns_inum, ifindex, dev, false, total);
+		return count_measured_tp(skb, netns_inum, dev, total, route);
+	return count_single(ctx->len, netns_inum, ifindex, dev, false, total, route);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

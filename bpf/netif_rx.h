@@ -15,13 +15,15 @@
  * live in the pin directory's subdirectory v<layout>); an exporter of another
  * layout carries its counts into its own maps (`carried_counters`,
  * `carried_totals`) by the maps' names and shapes. Bump it whenever a map, a
- * key, a value or a slot changes. Layout 4: the carried maps.
+ * key, a value or a slot changes. Layout 4: the carried maps. Layout 5: the
+ * queue and steering maps (queue_slots, queue_counters, steer_counters,
+ * route_totals), which a carry from another layout does not carry.
  * NETIF_RX_NEXT_LAYOUT_TEST builds the layout after it, for the tests of a
  * layout change (an extra map). */
 #ifdef NETIF_RX_NEXT_LAYOUT_TEST
-#define NETIF_RX_PIN_LAYOUT 5
+#define NETIF_RX_PIN_LAYOUT 6
 #else
-#define NETIF_RX_PIN_LAYOUT 4
+#define NETIF_RX_PIN_LAYOUT 5
 #endif
 
 /* The control map (`probe_control`, a one-entry array): which loaded program
@@ -227,6 +229,69 @@ struct netif_rx_napi_counters {
 #define NETIF_RX_NAPI_SLOT_UNTRACKED 1 /* polls of devices that got no entry: a map was full */
 #define NETIF_RX_NAPI_TOTALS_SLOTS 2
 
+/* The receive path's way in (netif_rx.bpf.c, at the same event as the
+ * counters): packets by the RX queue their driver recorded
+ * (skb->queue_mapping: queue + 1, 0 when none was recorded) and the CPU that
+ * processed them, and packets processed on another CPU than the one that built
+ * the skb (skb->alloc_cpu, Linux >= 5.19: RPS/RFS steering, veth's cross-CPU
+ * work), by both CPUs. A packet of an aggregate counts as in the counters.
+ *
+ * Queues of the exporter's own namespace are counted in `queue_slots`, a
+ * plain array of NETIF_RX_QUEUE_SLOTS slots per possible CPU (entry cpu x
+ * NETIF_RX_QUEUE_SLOTS + netif_rx_queue_slot_index()): a slot is taken by the
+ * first (ifindex, queue) that lands on it on that CPU and holds it until the
+ * daemon zeroes it (its device was deleted). With RSS a CPU mostly sees one
+ * queue of a NIC, so a NIC's packets take one inlined array lookup; a queue
+ * whose slot another one holds, and every device of another namespace, is
+ * counted in the per-CPU hash `queue_counters`. A queue's count is its slots
+ * and its hash entry summed. Only this CPU writes its slots: the daemon zeroes
+ * a slot of one CPU without touching another's. */
+#define NETIF_RX_QUEUE_SLOT_BITS 6
+#define NETIF_RX_QUEUE_SLOTS (1U << NETIF_RX_QUEUE_SLOT_BITS) /* per possible CPU */
+#define NETIF_RX_MAX_QUEUE_ENTRIES 4096			      /* capacity of queue_counters */
+#define NETIF_RX_MAX_STEER_ENTRIES 4096			      /* capacity of steer_counters */
+/* alloc_cpu of a kernel without the field: nothing is counted as steered. */
+#define NETIF_RX_NO_CPU 0xFFFFU
+
+/* A slot of `queue_slots`: empty (all 0), or the packets of one queue of a
+ * device of the own namespace on the slot's CPU. */
+struct netif_rx_queue_slot {
+	__u32 ifindex;	     /* 0: empty */
+	__u32 queue_mapping; /* the queue + 1 */
+	__u64 packets;
+};
+
+/* The slot of (ifindex, queue_mapping) within a CPU's NETIF_RX_QUEUE_SLOTS:
+ * Fibonacci hashing of both. */
+static inline __u32 netif_rx_queue_slot_index(__u32 ifindex, __u32 queue_mapping)
+{
+	return ((ifindex << 16 ^ queue_mapping) * 0x9E3779B1U) >> (32 - NETIF_RX_QUEUE_SLOT_BITS);
+}
+
+/* A device (as struct netif_rx_device_key) and its RX queue (from 0): the key
+ * of the per-CPU hash `queue_counters`, whose value is the packets (__u64). */
+struct netif_rx_queue_key {
+	__u32 netns_inum;
+	__u32 ifindex;
+	__u32 netns_salt;
+	__u32 queue;
+};
+
+/* A device and the CPU that built its skbs: the key of the per-CPU hash
+ * `steer_counters` (value: packets, __u64), whose per-CPU values are by the
+ * CPU that processed them. Only packets built on another CPU are counted. */
+struct netif_rx_steer_key {
+	__u32 netns_inum;
+	__u32 ifindex;
+	__u32 netns_salt;
+	__u32 from_cpu;
+};
+
+/* Slots of the `route_totals` map (a per-CPU array of __u64 packets). */
+#define NETIF_RX_ROUTE_SLOT_QUEUE_UNTRACKED 0 /* queue_counters was full */
+#define NETIF_RX_ROUTE_SLOT_STEER_UNTRACKED 1 /* steer_counters was full */
+#define NETIF_RX_ROUTE_TOTALS_SLOTS 2
+
 /* Packets the counters stand for: each skb, and each packet merged into one. */
 static inline __u64 netif_rx_packets(const struct netif_rx_counters *counters)
 {
@@ -251,6 +316,12 @@ NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_device_name) == NETIF_RX_NAME_LEN,
 		       "device name is IFNAMSIZ bytes");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_drop_key) == 16,
 		       "drop key is four u32 words, no padding");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_queue_slot) == 16,
+		       "queue slot is two u32 words and a u64, no padding");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_queue_key) == 16,
+		       "queue key is four u32 words, no padding");
+NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_steer_key) == 16,
+		       "steer key is four u32 words, no padding");
 NETIF_RX_STATIC_ASSERT(sizeof(struct netif_rx_napi_counters) % 8 == 0,
 		       "per-CPU values must be a multiple of 8 bytes");
 

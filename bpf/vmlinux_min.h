@@ -112,6 +112,10 @@ struct sk_buff {
 	__u8 __pkt_type_offset[0];
 	__u8 pkt_type : 3;	/* PACKET_HOST, ..., PACKET_LOOPBACK */
 	__u8 active_extensions; /* bit (1 << enum skb_ext_id) per extension */
+	/* The RX queue the driver recorded + 1 (skb_record_rx_queue); 0: none. */
+	__u16 queue_mapping;
+	/* The CPU that built the skb (Linux >= 5.19). */
+	__u16 alloc_cpu;
 };
 
 struct trace_entry {

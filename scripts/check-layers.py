@@ -11,7 +11,7 @@ import sys
 
 # Lowest first: each may include only itself and what comes before it.
 LAYERS = ["util", "sys", "cli", "config", "counters", "bpf_stats", "continuity", "probe", "devices",
-          "owners", "drops", "napi", "pipeline", "metrics", "web", "top", "app"]
+          "owners", "drops", "napi", "routes", "pipeline", "metrics", "web", "top", "app"]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/[^"]+"')
 

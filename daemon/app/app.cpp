@@ -29,6 +29,7 @@
 #include "pipeline/napi_counting.h"
 #include "pipeline/netns_attributor.h"
 #include "pipeline/poller.h"
+#include "pipeline/route_counting.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "sys/privileges.h"
@@ -265,13 +266,25 @@ void App::attach_receive_path_counters(BpfStatsReader& stats_reader) {
     stats_reader.add_map({"napi_totals", napi_->napi_totals_fd()});
     poller_->set_napi_source(napi_source(*napi_, self_metrics_));
   }
-  if (drops_ || napi_) {
-    poller_->set_forgotten_devices_sink(
-        [drops = drops_.get(), napi = napi_.get()](const std::vector<netif_rx_device_key>& keys) {
-          if (drops) drops->forget_devices(keys);
-          if (napi) napi->forget_devices(keys);
-        });
+  routes_ = route_reader_of(*probe_);
+  for (const auto& [name, fd] : {std::pair{"queue_slots", probe_->queue_slots_fd()},
+                                 std::pair{"queue_counters", probe_->queue_counters_fd()},
+                                 std::pair{"steer_counters", probe_->steer_counters_fd()},
+                                 std::pair{"route_totals", probe_->route_totals_fd()}}) {
+    stats_reader.add_map({name, fd});
   }
+  poller_->set_route_source(route_source(routes_, steering_counted(cli_.btf_path), self_metrics_));
+  poller_->set_forgotten_devices_sink(
+      [drops = drops_.get(), napi = napi_.get(), routes = routes_,
+       &metrics = self_metrics_](const std::vector<netif_rx_device_key>& keys) {
+        if (drops) drops->forget_devices(keys);
+        if (napi) napi->forget_devices(keys);
+        for (const MapAccessError& error : routes->forget_devices(keys)) {
+          log::warn("deleting a forgotten device's queue and steering counts failed",
+                    {{"err", error.describe()}});
+          metrics.count_poll_error("map_delete");
+        }
+      });
 }
 
 void App::stop() {
@@ -295,6 +308,7 @@ void App::stop() {
   bpf_stats_.reset();
   drops_.reset();
   napi_.reset();
+  routes_.reset();
   if (probe_) {
     self_metrics_.set_probe_attached(false);
     probe_.reset();

@@ -22,6 +22,7 @@ namespace netif_rx {
 class Probe;
 class DropProbe;
 class NapiProbe;
+class RouteReader;
 class LinkWatcher;
 class BpfStatsControl;
 class Poller;
@@ -99,6 +100,9 @@ class App {
   // The NAPI poll counter (null when it could not be loaded): read by the
   // poller, detached after it.
   std::unique_ptr<NapiProbe> napi_;
+  // The reader of the probe's queue and steering maps (borrows the probe's
+  // descriptors): used by the poller only.
+  std::shared_ptr<RouteReader> routes_;
   std::unique_ptr<LinkWatcher> links_;
   // The statistics' descriptor or sampling helper (read by the poller).
   std::unique_ptr<BpfStatsControl> bpf_stats_;

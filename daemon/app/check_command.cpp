@@ -16,6 +16,7 @@
 #include "drops/drop_reasons.h"
 #include "napi/napi_probe.h"
 #include "owners/netns_file.h"
+#include "probe/alloc_cpu_support.h"
 #include "probe/netns_salt.h"
 #include "probe/probe.h"
 #include "sys/privileges.h"
@@ -170,6 +171,23 @@ CheckResult check_napi_polls(const CliOptions& cli) {
           what + " (napi:napi_poll; per-CPU class devices by CPU, the backlog's polls by CPU)", ""};
 }
 
+// Steering (skb->alloc_cpu, Linux 5.19); queues need nothing of the kernel.
+CheckResult check_steering(const CliOptions& cli) {
+  const std::string what = "packets by RX queue and steered packets per device and CPU";
+  std::string error;
+  const auto found = skb_has_alloc_cpu(cli.btf_path, error);
+  if (!found) return {false, false, what + ": " + error, "check --bpf.btf-path"};
+  if (!*found) {
+    return {false, false,
+            what +
+                ": packets by RX queue only; the kernel's sk_buff has no alloc_cpu (Linux 5.19): "
+                "netif_rx_steered_packets_total is left out",
+            "upgrade the kernel to 5.19 or later for steered packets"};
+  }
+  return {true, false,
+          what + " (queue_mapping for drivers that record a queue; alloc_cpu for steering)", ""};
+}
+
 }  // namespace
 
 int run_check(const CliOptions& cli) {
@@ -206,6 +224,7 @@ int run_check(const CliOptions& cli) {
   results.push_back(check_netns_salt(cli, config));
   results.push_back(check_drop_reasons(cli));
   results.push_back(check_napi_polls(cli));
+  results.push_back(check_steering(cli));
   for (const auto& text : cli.listen_addresses) {
     try {
       check_can_listen(parse_listen_address(text));

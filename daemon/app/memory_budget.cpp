@@ -25,7 +25,7 @@ MemoryNeed memory_need(const Config& config, unsigned possible_cpus) {
   }
   MemoryNeed need;
   need.maps = counting_map_memory(shape, possible_cpus).counting + drop_map_memory(possible_cpus) +
-              napi_map_memory(possible_cpus);
+              napi_map_memory(possible_cpus) + route_map_memory(possible_cpus);
   return need;
 }
 

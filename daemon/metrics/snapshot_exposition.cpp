@@ -6,6 +6,7 @@
 #include "metrics/drops_text.h"
 #include "metrics/napi_text.h"
 #include "metrics/netns_info_exposition.h"
+#include "metrics/route_text.h"
 #include "metrics/snapshot_text.h"
 
 namespace netif_rx {
@@ -26,6 +27,7 @@ void write_snapshot_exposition(std::string& out, const Snapshot& snapshot,
   write_snapshot_text(out, snapshot, options, owners);
   write_drops_text(out, snapshot.drops, options);
   write_napi_text(out, snapshot.napi, options);
+  write_route_text(out, snapshot.routes, options);
   out.append(prometheus::TextSerializer().Serialize(render_bpf_stats(snapshot.bpf)));
   if (owners && options.netns_label) write_netns_info_text(out, snapshot, *owners);
 }

@@ -190,15 +190,23 @@ void Poller::publish(PollResult result) {
                [this](std::string_view name) { return drops_filter_.exported(name); });
     snapshot->series += snapshot->drops.series_count();
   }
-  if (napi_) {
-    PerCpuDeviceLabels labels;
+  PerCpuDeviceLabels labels;
+  if (napi_ || routes_) {
     for (const DeviceSeries& device : snapshot->devices) {
       if (device.per_cpu_detail) labels.emplace(device.key, device.name);
     }
+  }
+  if (napi_) {
     const std::size_t max_series = step_.options().max_series;
     snapshot->napi =
         napi_(max_series > snapshot->series ? max_series - snapshot->series : 0, labels);
     snapshot->series += snapshot->napi.series_count();
+  }
+  if (routes_) {
+    const std::size_t max_series = step_.options().max_series;
+    snapshot->routes =
+        routes_(max_series > snapshot->series ? max_series - snapshot->series : 0, labels);
+    snapshot->series += snapshot->routes.series_count();
   }
   // After the drop and NAPI counters' reads, whose keys it counts.
   if (bpf_stats_) {
@@ -209,6 +217,10 @@ void Poller::publish(PollResult result) {
     }
     if (snapshot->napi.attached)
       other_entries.emplace("napi_counters", snapshot->napi.counter_entries);
+    if (snapshot->routes.attached) {
+      other_entries.emplace("queue_counters", snapshot->routes.queue_entries);
+      other_entries.emplace("steer_counters", snapshot->routes.steer_entries);
+    }
     snapshot->bpf = bpf_stats_(result.device_entries, other_entries);
   }
   store_.publish(std::move(snapshot)).reset();  // the one replaced: released outside its lock

@@ -26,6 +26,7 @@
 #include "pipeline/snapshot_store.h"
 #include "probe/map_reader.h"
 #include "probe/netns_blocks.h"
+#include "routes/route_series.h"
 
 namespace netif_rx {
 
@@ -53,6 +54,12 @@ using DropsSource =
 using NapiSource =
     std::function<NapiSnapshot(std::size_t budget, const PerCpuDeviceLabels& labels)>;
 
+// Reads the packets by RX queue and the steered packets, given the series
+// max_series leaves to them (see build_route_snapshot) and the devices of the
+// per-CPU class as this poll exports them.
+using RouteSource =
+    std::function<RouteSnapshot(std::size_t budget, const PerCpuDeviceLabels& labels)>;
+
 class Poller {
  public:
   // `removals`: devices of this namespace that are gone (from the link
@@ -74,6 +81,10 @@ class Poller {
   // Puts the NAPI polls into each snapshot from now on. Optional; call
   // before start().
   void set_napi_source(NapiSource source) { napi_ = std::move(source); }
+
+  // Puts the packets by RX queue and the steered packets into each snapshot
+  // from now on. Optional; call before start().
+  void set_route_source(RouteSource source) { routes_ = std::move(source); }
 
   // Told, once per poll, the devices whose entries the poll deleted (gone,
   // or idle past stale_after): the other counters' entries of them can go
@@ -179,6 +190,7 @@ class Poller {
   BpfStatsSource bpf_stats_;
   DropsSource drops_;
   NapiSource napi_;
+  RouteSource routes_;
   ForgottenDevicesSink forgotten_sink_;
   std::vector<netif_rx_device_key> forgotten_;  // this poll's, for forgotten_sink_
   SnapshotStore& store_;

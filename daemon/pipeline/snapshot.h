@@ -10,6 +10,7 @@
 #include "napi/napi_snapshot.h"
 #include "netif_rx.h"
 #include "probe/map_reader.h"
+#include "routes/route_snapshot.h"
 
 namespace netif_rx {
 
@@ -64,6 +65,9 @@ struct Snapshot {
   // NAPI polls (the NAPI poll counter's, when it is attached), read on the
   // same poll; their series are in `series`.
   NapiSnapshot napi;
+  // Packets by RX queue and steered packets (the probe's), read on the same
+  // poll; their series are in `series`.
+  RouteSnapshot routes;
 };
 
 }  // namespace netif_rx

@@ -82,4 +82,13 @@ std::uint64_t napi_map_memory(unsigned cpus) {
          percpu_array_bytes(NETIF_RX_NAPI_TOTALS_SLOTS, sizeof(netif_rx_napi_counters), cpus);
 }
 
+std::uint64_t route_map_memory(unsigned cpus) {
+  return array_bytes(std::uint64_t{cpus} * NETIF_RX_QUEUE_SLOTS, sizeof(netif_rx_queue_slot)) +
+         hash_bytes(NETIF_RX_MAX_QUEUE_ENTRIES, sizeof(netif_rx_queue_key), sizeof(std::uint64_t),
+                    cpus, true) +
+         hash_bytes(NETIF_RX_MAX_STEER_ENTRIES, sizeof(netif_rx_steer_key), sizeof(std::uint64_t),
+                    cpus, true) +
+         percpu_array_bytes(NETIF_RX_ROUTE_TOTALS_SLOTS, sizeof(std::uint64_t), cpus);
+}
+
 }  // namespace netif_rx

@@ -27,5 +27,8 @@ MapMemory counting_map_memory(const CountingMapShape& shape, unsigned cpus);
 // The drop counter's maps and the NAPI poll counter's (fixed capacities).
 std::uint64_t drop_map_memory(unsigned cpus);
 std::uint64_t napi_map_memory(unsigned cpus);
+// The receive probe's queue and steering maps (fixed capacities, and
+// NETIF_RX_QUEUE_SLOTS per CPU).
+std::uint64_t route_map_memory(unsigned cpus);
 
 }  // namespace netif_rx

@@ -49,6 +49,12 @@ const char* kPrivilegeHint =
     "needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): run as root, or grant them "
     "(systemd: AmbientCapabilities=CAP_BPF CAP_PERFMON)";
 
+// NETIF_RX_QUEUE_SLOTS for each possible CPU (see bpf/netif_rx.h).
+std::uint32_t queue_slots_for_possible_cpus() {
+  const int cpus = libbpf_num_possible_cpus();
+  return (cpus > 0 ? static_cast<std::uint32_t>(cpus) : 1U) * NETIF_RX_QUEUE_SLOTS;
+}
+
 // The own-namespace array: an ifindex per slot, bounded so that its memory
 // (slots x 24 bytes x CPUs) stays small at a large max_devices.
 std::uint32_t host_slots_for(std::uint32_t max_devices) {
@@ -161,7 +167,8 @@ netif_rx_bpf* open_configured(const ProbeOptions& options, bool use_tp_btf) {
         std::pair{skeleton->maps.carried_counters, options.max_devices},
         std::pair{skeleton->maps.host_counters, host_slots_for(options.max_devices)},
         std::pair{skeleton->maps.netns_table, table_size},
-        std::pair{skeleton->maps.netns_slots, blocks == 0 ? 1U : blocks * block_slots}}) {
+        std::pair{skeleton->maps.netns_slots, blocks == 0 ? 1U : blocks * block_slots},
+        std::pair{skeleton->maps.queue_slots, queue_slots_for_possible_cpus()}}) {
     if (int err = bpf_map__set_max_entries(map, entries); err != 0) {
       throw ProbeError("sizing map " + std::string(bpf_map__name(map)) + " to " +
                        std::to_string(entries) + " entries failed: " + errno_text(err));
@@ -372,6 +379,10 @@ int Probe::netns_table_fd() const { return bpf_map__fd(skeleton_->maps.netns_tab
 int Probe::netns_slots_fd() const { return bpf_map__fd(skeleton_->maps.netns_slots); }
 int Probe::carried_counters_fd() const { return bpf_map__fd(skeleton_->maps.carried_counters); }
 int Probe::carried_totals_fd() const { return bpf_map__fd(skeleton_->maps.carried_totals); }
+int Probe::queue_slots_fd() const { return bpf_map__fd(skeleton_->maps.queue_slots); }
+int Probe::queue_counters_fd() const { return bpf_map__fd(skeleton_->maps.queue_counters); }
+int Probe::steer_counters_fd() const { return bpf_map__fd(skeleton_->maps.steer_counters); }
+int Probe::route_totals_fd() const { return bpf_map__fd(skeleton_->maps.route_totals); }
 int Probe::program_fd() const {
   return bpf_program__fd(attach_mode_ == AttachMode::tp_btf ? skeleton_->progs.netif_rx_btf
                                                             : skeleton_->progs.netif_rx_tp);

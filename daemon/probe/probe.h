@@ -68,6 +68,10 @@ class Probe {
   int netns_slots_fd() const;
   int carried_counters_fd() const;
   int carried_totals_fd() const;
+  int queue_slots_fd() const;
+  int queue_counters_fd() const;
+  int steer_counters_fd() const;
+  int route_totals_fd() const;
   int program_fd() const;
 
   const std::string& program_name() const { return program_name_; }

@@ -57,6 +57,7 @@ TEST(MapMemory, GrowsWithPossibleCpus) {
   EXPECT_GT(many.counting, 20 * two.counting / 2);
   EXPECT_GT(drop_map_memory(128), drop_map_memory(2));
   EXPECT_GT(napi_map_memory(128), napi_map_memory(2));
+  EXPECT_GT(route_map_memory(128), route_map_memory(2));
 }
 
 }  // namespace

@@ -136,6 +136,31 @@ TEST_F(OpenedSkeleton, CarriedMapsAreShapedAsTheCountingMaps) {
   EXPECT_EQ(bpf_map__max_entries(totals), static_cast<__u32>(NETIF_RX_PROBE_TOTALS_SLOTS));
 }
 
+// The queue and steering maps the route reader reads (routes/route_reader.h),
+// shaped as the shared header says.
+TEST_F(OpenedSkeleton, QueueAndSteeringMapsAreShapedAsTheReaderReadsThem) {
+  const bpf_map* slots = skeleton_->maps.queue_slots;
+  ASSERT_NE(slots, nullptr);
+  EXPECT_EQ(bpf_map__type(slots), BPF_MAP_TYPE_ARRAY);  // one CPU's slot zeroed alone
+  EXPECT_EQ(bpf_map__value_size(slots), sizeof(netif_rx_queue_slot));
+  for (const auto& [map, key] :
+       {std::pair{skeleton_->maps.queue_counters, sizeof(netif_rx_queue_key)},
+        std::pair{skeleton_->maps.steer_counters, sizeof(netif_rx_steer_key)}}) {
+    ASSERT_NE(map, nullptr);
+    EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_PERCPU_HASH);
+    EXPECT_EQ(bpf_map__key_size(map), key);
+    EXPECT_EQ(bpf_map__value_size(map), sizeof(std::uint64_t));
+  }
+  EXPECT_EQ(bpf_map__max_entries(skeleton_->maps.queue_counters),
+            static_cast<__u32>(NETIF_RX_MAX_QUEUE_ENTRIES));
+  EXPECT_EQ(bpf_map__max_entries(skeleton_->maps.steer_counters),
+            static_cast<__u32>(NETIF_RX_MAX_STEER_ENTRIES));
+  const bpf_map* totals = skeleton_->maps.route_totals;
+  ASSERT_NE(totals, nullptr);
+  EXPECT_EQ(bpf_map__type(totals), BPF_MAP_TYPE_PERCPU_ARRAY);
+  EXPECT_EQ(bpf_map__max_entries(totals), static_cast<__u32>(NETIF_RX_ROUTE_TOTALS_SLOTS));
+}
+
 // The control map's definition never changes (bpf/netif_rx.h): every layout's
 // exporter must find it the same.
 TEST_F(OpenedSkeleton, ControlMapMatchesTheSharedHeader) {
