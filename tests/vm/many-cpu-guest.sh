@@ -292,20 +292,22 @@ else
 fi
 
 # The series: the gauge, the lines, the formula, the budget.
-data_lines=$(echo "$final" | grep -c -E '^netif_rx_(packets|skbs|bytes|busiest_cpu_packets|untracked_packets|removed_packets|counted_packets|gso_fallbacks|drops|backlog_drops|untracked_drops|napi_polls|napi_polled_packets|napi_budget_exhausted|backlog_polls|backlog_polled_packets|backlog_budget_exhausted|napi_untracked_polls)_total[{ ]|^netif_rx_netns_info\{')
+data_lines=$(echo "$final" | grep -c -E '^netif_rx_(packets|skbs|bytes|busiest_cpu_packets|untracked_packets|removed_packets|counted_packets|gso_fallbacks|drops|backlog_drops|untracked_drops|napi_polls|napi_polled_packets|napi_budget_exhausted|backlog_polls|backlog_polled_packets|backlog_budget_exhausted|napi_untracked_polls|queue_packets|queue_untracked_packets|steered_packets|steered_untracked_packets)_total[{ ]|^netif_rx_netns_info\{')
 # The drop families' lines (only non-zero series, and the untracked drops): in the gauge too.
 drop_lines=$(echo "$final" | grep -c -E '^netif_rx_(drops|backlog_drops|untracked_drops)_total[{ ]' || true)
 # The NAPI families' lines (CPUs that polled, and the untracked polls): in the gauge too.
 napi_lines=$(echo "$final" | grep -c -E '^netif_rx_(napi_polls|napi_polled_packets|napi_budget_exhausted|backlog_polls|backlog_polled_packets|backlog_budget_exhausted|napi_untracked_polls)_total[{ ]' || true)
+# The queue and steering families' lines (pairs that counted, and their untracked totals): in the gauge too.
+route_lines=$(echo "$final" | grep -c -E '^netif_rx_(queue_packets|queue_untracked_packets|steered_packets|steered_untracked_packets)_total[{ ]' || true)
 data_bytes=$(echo "$final" | grep -E '^netif_rx_(packets|skbs|bytes|busiest_cpu_packets|untracked_packets|removed_packets|counted_packets|gso_fallbacks)_total|^netif_rx_netns_info|^# (HELP|TYPE) netif_rx_(packets|skbs|bytes|busiest_cpu_packets|untracked_packets|removed_packets|counted_packets|gso_fallbacks)_total|^# (HELP|TYPE) netif_rx_netns_info' | wc -c)
 gauge=$(value "$final" netif_rx_exporter_series)
 folded=$(value "$final" netif_rx_exporter_folded_devices)
 nic_cpus=$(echo "$final" | grep "^netif_rx_packets_total{" | grep -c "device=\"$nic\"")
 summed=$(echo "$final" | grep "^netif_rx_packets_total{" | grep -vc 'cpu="')
 infos=$(echo "$final" | grep -c '^netif_rx_netns_info{')
-formula=$((3 * nic_cpus + 1 + 4 * summed + infos + 6 + drop_lines + napi_lines))
+formula=$((3 * nic_cpus + 1 + 4 * summed + infos + 6 + drop_lines + napi_lines + route_lines))
 budget=$((6 * cpus + 3913))
-fact series "gauge=$gauge lines=$data_lines formula=$formula nic_cpus=$nic_cpus summed_devices=$summed netns_info=$infos drop_lines=$drop_lines napi_lines=$napi_lines budget=$budget bytes=$data_bytes folded=$folded"
+fact series "gauge=$gauge lines=$data_lines formula=$formula nic_cpus=$nic_cpus summed_devices=$summed netns_info=$infos drop_lines=$drop_lines napi_lines=$napi_lines route_lines=$route_lines budget=$budget bytes=$data_bytes folded=$folded"
 [ "$gauge" = "$data_lines" ] && [ "$gauge" = "$formula" ] ||
   fail "series: netif_rx_exporter_series $gauge, lines $data_lines, the formula $formula"
 [ "$summed" = $((2 * pairs + 2)) ] || fail "summed devices: $summed, want $((2 * pairs + 2)) (the pairs, lo, $wire)"
