@@ -42,12 +42,7 @@ void write_drops_text(std::string& out, const DropsSnapshot& drops, const Render
   append_family_header(out, kDrops, kDropsHelp, "counter");
   for (const DropSeries& series : drops.series) {
     out.append(kDrops).push_back('{');
-    append_label(out, "device", series.device);
-    if (options.netns_label) {
-      out.append(",netns=\"");
-      append_integer(out, series.netns_inum);
-      out.push_back('"');
-    }
+    append_device_netns(out, series.device, series.netns_inum, options.netns_label);
     out.push_back(',');
     append_label(out, "reason", series.reason);
     out.push_back('}');

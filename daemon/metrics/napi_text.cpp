@@ -60,12 +60,7 @@ void write_napi_text(std::string& out, const NapiSnapshot& napi, const RenderOpt
       for (std::size_t cpu = 0; cpu < device.per_cpu.size(); ++cpu) {
         if (device.per_cpu[cpu].polls == 0) continue;
         out.append(family.name).push_back('{');
-        append_label(out, "device", device.device);
-        if (options.netns_label) {
-          out.append(",netns=\"");
-          append_integer(out, device.netns_inum);
-          out.push_back('"');
-        }
+        append_device_netns(out, device.device, device.netns_inum, options.netns_label);
         out.push_back(',');
         append_cpu_value(out, cpu, device.per_cpu[cpu].*family.field);
       }

@@ -26,12 +26,7 @@ constexpr std::string_view kSteeredUntrackedHelp =
 void append_device(std::string& out, std::string_view family, const RouteLine& line,
                    const RenderOptions& options) {
   out.append(family).push_back('{');
-  append_label(out, "device", line.device);
-  if (options.netns_label) {
-    out.append(",netns=\"");
-    append_integer(out, line.netns_inum);
-    out.push_back('"');
-  }
+  append_device_netns(out, line.device, line.netns_inum, options.netns_label);
 }
 
 void append_value(std::string& out, std::uint64_t value) {

@@ -27,6 +27,15 @@ void append_label(std::string& out, std::string_view name, std::string_view valu
   out.push_back('"');
 }
 
+void append_device_netns(std::string& out, std::string_view device, std::uint64_t netns_inum,
+                         bool netns_label) {
+  append_label(out, "device", device);
+  if (!netns_label) return;
+  out.append(",netns=\"");
+  append_integer(out, netns_inum);
+  out.push_back('"');
+}
+
 void append_integer(std::string& out, std::uint64_t value) {
   char digits[20];  // 2^64 - 1 has 20
   const auto written = std::to_chars(digits, digits + sizeof digits, value);

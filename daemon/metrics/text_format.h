@@ -24,4 +24,9 @@ void append_label(std::string& out, std::string_view name, std::string_view valu
 // An integer in decimal, exactly (a counter beyond 2^53 too).
 void append_integer(std::string& out, std::uint64_t value);
 
+// device="name", then ,netns="inum" when the netns label is on: the labels
+// that open a series of the receive-path families.
+void append_device_netns(std::string& out, std::string_view device, std::uint64_t netns_inum,
+                         bool netns_label);
+
 }  // namespace netif_rx
