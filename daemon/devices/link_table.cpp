@@ -98,9 +98,9 @@ HostName resolve_host_name(std::uint32_t ifindex, const LinkView& before, const 
     if (then == before.end() || then->second.instance == now->second.instance) {
       return {HostName::Kind::show, now->second.name, physical_link(after, ifindex)};
     }
-    return {HostName::Kind::skip, {}};
+    return {HostName::Kind::gone, {}};
   }
-  if (then != before.end()) return {HostName::Kind::skip, {}};
+  if (then != before.end()) return {HostName::Kind::gone, {}};
   return {HostName::Kind::unknown, {}};
 }
 

@@ -63,7 +63,7 @@ class LinkTable {
 struct HostName {
   enum class Kind {
     show,     // the same device was live before and after: `name`
-    skip,     // removed or replaced during the poll: leave it out this time
+    gone,     // removed, moved out or replaced during the poll
     unknown,  // in neither view: ask the kernel
   };
   Kind kind = Kind::unknown;

@@ -334,7 +334,10 @@ PollStep::Named PollStep::name_host_device(const DeviceCounters& device, const H
   }
   const auto ifindex = device.key.ifindex;
   HostName resolved = resolve_host_name(ifindex, *links.before, *links.after);
-  if (resolved.kind == HostName::Kind::skip) return {};  // next poll shows the right one
+  // Gone from the namespace while the poll read the map (removed, moved out,
+  // or its ifindex taken by a new device): its counts are the gone device's,
+  // held as removed ones until its entry is deleted, so that no poll is short.
+  if (resolved.kind == HostName::Kind::gone) return forget_gone_host_device(device, now);
   if (resolved.kind == HostName::Kind::show) {
     std::optional<std::string> label = exported_label(resolved.name);
     if (names_kept) {

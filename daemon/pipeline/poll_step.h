@@ -197,8 +197,10 @@ class PollStep {
   // poll's two link views are the same one).
   Named name_host_device(const DeviceCounters& device, const HostLinks& links, Seen& seen,
                          bool names_kept, Clock::time_point now);
-  // A device of the own namespace the kernel says is gone: forgotten once it
-  // has been gone for options_.gone_grace (see gone_), else left out this poll.
+  // A device of the own namespace that is gone (the kernel says so, or it
+  // left the link views during the poll): its counts are held as removed
+  // ones (see gone_), and its entry is deleted once it has been gone for
+  // options_.gone_grace.
   Named forget_gone_host_device(const DeviceCounters& device, Clock::time_point now);
   // The deletion of a gone device's entry whose ifindex a new device took
   // before its grace was over.

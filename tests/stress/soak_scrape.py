@@ -67,14 +67,9 @@ def series_keys(text, name="netif_rx_packets_total"):
 
 
 def polls_below(polls):
-    """(polls below the invariant, those of them whose next checked poll is below it too or
-    missing) of a {poll timestamp: deficit} map: a device left out of one poll must be back at
-    the next (docs/metrics.md)."""
-    ordered = sorted(p for p in polls if p is not None)
-    below = [p for p in ordered if polls[p] > 0]
-    following = {p: n for p, n in zip(ordered, ordered[1:])}
-    lasting = [p for p in below if p not in following or polls[following[p]] > 0]
-    return below, lasting
+    """The polls below the invariant, in order, of a {poll timestamp: deficit} map: none may be
+    (docs/metrics.md: nothing counted is hidden, at every poll)."""
+    return [p for p in sorted(p for p in polls if p is not None) if polls[p] > 0]
 
 
 def invariant(text):

@@ -149,10 +149,10 @@ TEST(ResolveHostName, DeviceThatAppearedDuringThePollIsShown) {
   EXPECT_EQ(name.name, "eth0");
 }
 
-TEST(ResolveHostName, ReplacedOrRemovedDuringThePollIsSkipped) {
+TEST(ResolveHostName, ReplacedOrRemovedDuringThePollIsGone) {
   const LinkView before{{2, {"eth0", 1}}};
-  EXPECT_EQ(resolve_host_name(2, before, LinkView{{2, {"eth0", 2}}}).kind, HostName::Kind::skip);
-  EXPECT_EQ(resolve_host_name(2, before, {}).kind, HostName::Kind::skip);
+  EXPECT_EQ(resolve_host_name(2, before, LinkView{{2, {"eth0", 2}}}).kind, HostName::Kind::gone);
+  EXPECT_EQ(resolve_host_name(2, before, {}).kind, HostName::Kind::gone);
 }
 
 TEST(ResolveHostName, InNeitherViewAsksTheKernel) {
