@@ -9,11 +9,18 @@ namespace netif_rx {
 namespace {
 
 // Values from files are outside input: valid UTF-8, and at most a DNS
-// subdomain's 253 bytes (a cut character becomes U+FFFD).
+// subdomain's 253 bytes (a cut character becomes U+FFFD and its bytes in hex, cut again
+// at a character when that made it longer).
 constexpr std::size_t kMaxLabelBytes = 253;
 
 std::string label(const std::string& raw) {
-  return to_label_value(std::string_view(raw).substr(0, kMaxLabelBytes));
+  std::string value = to_label_value(std::string_view(raw).substr(0, kMaxLabelBytes));
+  if (value.size() <= kMaxLabelBytes) return value;
+  // Replaced bytes made it longer: cut again, at a character's start.
+  std::size_t end = kMaxLabelBytes;
+  while (end > 0 && (static_cast<unsigned char>(value[end]) & 0xC0) == 0x80) --end;
+  value.resize(end);
+  return value;
 }
 
 NetnsOwner as_labels(NetnsOwner owner) {

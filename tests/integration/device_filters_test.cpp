@@ -146,8 +146,10 @@ TEST_F(DeviceFiltersTest, NamesThatNeedEscapingAreValidExposition) {
   ASSERT_EQ(send_udp(peer, 0, pair.a.address, 42, kPayloadBytes), 42);
 
   // The label value: quote and backslash escaped, the stray byte replaced by
-  // U+FFFD.
-  const std::string label = "device=\"" + network.prefix() + "\\\"\\\\\xC3\xA9\xEF\xBF\xBD\"";
+  // U+FFFD and its hex digits.
+  const std::string label = "device=\"" + network.prefix() +
+                            "\\\"\\\\\xC3\xA9\xEF\xBF\xBD"
+                            "ff\"";
   std::string body;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (std::chrono::steady_clock::now() < deadline) {

@@ -39,7 +39,9 @@ TEST(DropsSnapshot, SumsOverCpusNamesAndLeavesZerosOut) {
   EXPECT_EQ(drops.series[0].device, "(ifindex 9)");
   EXPECT_EQ(drops.series[0].reason, "CPU_BACKLOG");
   EXPECT_EQ(drops.series[0].packets, 2U);
-  EXPECT_EQ(drops.series[1].device, "b\"ad\n\xEF\xBF\xBD");
+  EXPECT_EQ(drops.series[1].device,
+            "b\"ad\n\xEF\xBF\xBD"
+            "ff");
   EXPECT_EQ(drops.series[1].reason, "SOCKET_RCVBUFF");
   EXPECT_EQ(drops.series[2].device, "eth0");
   EXPECT_EQ(drops.series[2].reason, "CPU_BACKLOG");
@@ -113,7 +115,8 @@ TEST(DropsText, WritesTheThreeFamiliesWithEscapedLabels) {
   EXPECT_NE(out.find("# TYPE netif_rx_drops_total counter\n"), std::string::npos);
   EXPECT_NE(out.find("netif_rx_drops_total{device=\"eth0\",netns=\"10\",reason=\"NO_SOCKET\"} 9\n"),
             std::string::npos);
-  EXPECT_NE(out.find("netif_rx_drops_total{device=\"b\\\"ad\\n\xEF\xBF\xBD\",netns=\"11\","
+  EXPECT_NE(out.find("netif_rx_drops_total{device=\"b\\\"ad\\n\xEF\xBF\xBD"
+                     "ff\",netns=\"11\","
                      "reason=\"SOCKET_RCVBUFF\"} 1\n"),
             std::string::npos);
   EXPECT_NE(out.find("netif_rx_backlog_drops_total{cpu=\"0\"} 2\n"), std::string::npos);

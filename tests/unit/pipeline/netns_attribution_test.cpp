@@ -51,8 +51,18 @@ TEST(NetnsAttribution, LabelValuesAreValidUtf8AndBounded) {
   const NodeScan scan = named_scan({{5, std::string("bad\xff") + std::string(400, 'x')}});
   const NetnsInfoTable table = build_info_table({{5, 1}}, scan, 10, {}, false);
   const std::string& name = table.entries[0].owner.netns_name;
-  EXPECT_EQ(name.substr(0, 6), "bad\xEF\xBF\xBD");
+  EXPECT_EQ(name.substr(0, 8),
+            "bad\xEF\xBF\xBD"
+            "ff");
   EXPECT_LE(name.size(), 256U);
+}
+
+TEST(NetnsAttribution, ReplacedBytesNeverMakeALabelLongerThan253Bytes) {
+  const NodeScan scan = named_scan({{5, std::string(300, '\xff')}});
+  const NetnsInfoTable table = build_info_table({{5, 1}}, scan, 10, {}, false);
+  const std::string& name = table.entries[0].owner.netns_name;
+  EXPECT_LE(name.size(), 253U);
+  EXPECT_GE(name.size(), 250U);  // cut at a character, not before
 }
 
 // Namespace 9 had id 0x100000007 (salt 7) and died; the scan opened a file of
