@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "continuity/program_maps.h"
 #include "util/errno_text.h"
 
 namespace netif_rx {
@@ -67,31 +68,11 @@ std::string shape_mismatch(const KnownMap& known, int fd) {
   return "";
 }
 
-// The ids of the maps `program_fd` uses.
-std::vector<std::uint32_t> map_ids_of(int program_fd) {
-  bpf_prog_info info{};
-  std::uint32_t length = sizeof(info);
-  if (bpf_obj_get_info_by_fd(program_fd, &info, &length) != 0) return {};
-  std::vector<std::uint32_t> ids(info.nr_map_ids);
-  bpf_prog_info with_ids{};
-  with_ids.nr_map_ids = static_cast<std::uint32_t>(ids.size());
-  with_ids.map_ids = reinterpret_cast<std::uintptr_t>(ids.data());
-  length = sizeof(with_ids);
-  if (bpf_obj_get_info_by_fd(program_fd, &with_ids, &length) != 0) return {};
-  ids.resize(std::min<std::size_t>(ids.size(), with_ids.nr_map_ids));
-  return ids;
-}
-
-std::uint32_t id_of_map(int fd) {
-  bpf_map_info info{};
-  std::uint32_t length = sizeof(info);
-  return bpf_obj_get_info_by_fd(fd, &info, &length) == 0 ? info.id : 0;
-}
-
 // The u32 variables of the read-only data `rodata_fd`, by name, through the
-// BTF the kernel keeps for it. False, with `why`, when it cannot be read.
+// BTF the kernel keeps for it, and its u64 `generation` when it has one.
+// False, with `why`, when it cannot be read.
 bool read_settings(int rodata_fd, bool needs_host, bool needs_blocks, PreviousSettings& settings,
-                   std::string& why) {
+                   std::optional<std::uint64_t>& generation, std::string& why) {
   bpf_map_info info{};
   std::uint32_t length = sizeof(info);
   if (bpf_obj_get_info_by_fd(rodata_fd, &info, &length) != 0 || info.btf_id == 0) {
@@ -119,13 +100,21 @@ bool read_settings(int rodata_fd, bool needs_host, bool needs_blocks, PreviousSe
   const btf_var_secinfo* entry = btf_var_secinfos(section);
   for (int i = 0; i < btf_vlen(section); ++i, ++entry) {
     const btf_type* variable = btf__type_by_id(types.get(), entry->type);
-    if (variable == nullptr || !btf_is_var(variable) || entry->size != sizeof(std::uint32_t) ||
+    if (variable == nullptr || !btf_is_var(variable) ||
         entry->offset + entry->size > value.size()) {
       continue;
     }
+    const char* name = btf__name_by_offset(types.get(), variable->name_off);
+    if (entry->size == sizeof(std::uint64_t) && std::strcmp(name, "generation") == 0) {
+      std::uint64_t pinned = 0;
+      std::memcpy(&pinned, value.data() + entry->offset, sizeof pinned);
+      generation = pinned;
+      continue;
+    }
+    if (entry->size != sizeof(std::uint32_t)) continue;
     std::uint32_t word = 0;
     std::memcpy(&word, value.data() + entry->offset, sizeof word);
-    variables[btf__name_by_offset(types.get(), variable->name_off)] = word;
+    variables[name] = word;
   }
   const auto take = [&variables, &why](const char* name, std::uint32_t& out) {
     const auto found = variables.find(name);
@@ -200,7 +189,7 @@ std::optional<PreviousLayout> inspect_previous_layout(
   const bool blocks =
       previous.maps.count("netns_table") != 0 && previous.maps.count("netns_slots") != 0;
   if (!read_settings(previous.maps.at(kRodataPin).get(), previous.maps.count("host_counters") != 0,
-                     blocks, previous.settings, why)) {
+                     blocks, previous.settings, previous.generation, why)) {
     return std::nullopt;
   }
   if (!blocks) previous.settings.netns_blocks = 0;

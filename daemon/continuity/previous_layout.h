@@ -7,6 +7,7 @@
 // known name of another shape is never read as this layout's.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ struct PreviousLayout {
   std::uint32_t program_id = 0;
   std::map<std::string, UniqueFd> maps;  // the known ones, by pin name, checked
   PreviousSettings settings;             // from its read-only data
+  // Its program's generation (read-only data), when it has one: when the
+  // control map names another, an exporter died after flipping the counting
+  // to its own program and before re-pinning it, and nothing counted since.
+  std::optional<std::uint64_t> generation;
 };
 
 // Checks what the store kept for `layout` against the control map

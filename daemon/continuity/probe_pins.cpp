@@ -14,6 +14,7 @@
 #include "continuity/bpffs_pin_store.h"
 #include "continuity/probe_control.h"
 #include "continuity/probe_error.h"
+#include "continuity/program_maps.h"
 #include "continuity/service_pin_store.h"
 #include "util/errno_text.h"
 #include "util/log.h"
@@ -176,6 +177,7 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   std::vector<std::pair<std::string, UniqueFd>> maps;
   std::optional<std::string> differs;
   std::optional<std::uint64_t> generation;
+  std::uint32_t rodata_id = 0;  // of the pinned read-only data
   bpf_object__for_each_map(map, object) {
     if (!pinned_in_layout(map)) continue;
     const std::string name = pin_name(map);
@@ -192,6 +194,8 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
     if (auto why = check_map(map, fd.get(), store, name, generation_bytes, generation);
         why && !differs)
       differs = std::move(why);
+    if (bpf_map__is_internal(map) && std::string_view(bpf_map__name(map)).ends_with(".rodata"))
+      rodata_id = id_of_map(fd.get());
     maps.emplace_back(name, std::move(fd));
   }
   if (!present(kLinkPin) || !present(kProgramPin))
@@ -209,8 +213,16 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   length = sizeof(program_info);
   if (!program.valid() || bpf_obj_get_info_by_fd(program.get(), &program_info, &length) != 0)
     throw foreign(store, kProgramPin, "it cannot be opened as a BPF program");
-  if (program_info.id != link_info.prog_id && !differs)
-    differs = "the pinned program is not the one the pinned link attaches";
+  // An exporter that died between the renames of its re-pin (the read-only
+  // data, the program, then the link) left pins of two programs: the maps
+  // are the ones both counted in, so they are adopted; neither program
+  // counts (the control map names the dead exporter's), which generation 0
+  // makes the next start say.
+  const std::vector<std::uint32_t> used = map_ids_of(program.get());
+  if (program_info.id != link_info.prog_id ||
+      (rodata_id != 0 && std::find(used.begin(), used.end(), rodata_id) == used.end())) {
+    generation = 0;
+  }
   const std::string program_name = program_info.name;
   if (std::find(program_names.begin(), program_names.end(), program_name) == program_names.end()) {
     const bool ours = program_name == "netif_rx_btf" || program_name == "netif_rx_tp";
@@ -277,7 +289,9 @@ void ProbePins::replace(bpf_object* object, int program_fd, int link_fd) {
   bpf_object__for_each_map(map, object) {
     if (bpf_map__is_internal(map)) store_->replace(pin_name(map), bpf_map__fd(map));
   }
+  test_hook("handover.repin_after_rodata");
   store_->replace(kProgramPin, program_fd);
+  test_hook("handover.repin_after_program");
   if (test_fail("handover.repin_link"))
     throw ProbeError("re-pinning " + store_->where(kLinkPin) + " failed (test failure)");
   store_->replace(kLinkPin, link_fd);

@@ -41,6 +41,7 @@ struct AdoptedProbe {
   std::vector<std::pair<std::string, UniqueFd>> maps;
   // The generation in the pinned read-only data (nullopt: not read); another
   // than the control map's means the pinned program does not count (idle).
+  // 0: pins of two programs (a re-pin caught half-way), neither counting.
   std::optional<std::uint64_t> generation;
 };
 

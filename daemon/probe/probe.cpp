@@ -223,6 +223,20 @@ std::string attach_failure(const char* kind, bool use_tp_btf, int err) {
                        "/sys/kernel/tracing and perf_event_open allowed");
 }
 
+// Says so when the pinned program `pinned` (the generation of its read-only
+// data) is not the one the control map names: an exporter died between its
+// handover's flip and its re-pin (or, with another layout, during the carry),
+// and nothing counted from its end until this start.
+void warn_when_idle(std::optional<std::uint64_t> pinned, const Takeover& takeover,
+                    const std::string& where, const char* window) {
+  if (!pinned || !takeover.control.valid() || *pinned == takeover.active.generation) return;
+  log::warn(std::string("the pinned probe was idle: an exporter died inside its handover (") +
+                window + "); the packets received from its end until this start are not counted",
+            {{"path", where},
+             {"pinned_generation", std::to_string(*pinned)},
+             {"counting_generation", std::to_string(takeover.active.generation)}});
+}
+
 // The pins of other layouts: the one whose probe counts, when this layout has
 // none, hands over and has its counts carried; the rest are removed (their
 // counts were carried already, or cannot be).
@@ -236,6 +250,8 @@ void take_other_layouts(ProbePins& pins, Takeover& takeover) {
             inspect_previous_layout(layout, pins.take_layout(layout), takeover.control.get(), why);
       }
       if (takeover.previous) {
+        warn_when_idle(takeover.previous->generation, takeover, pins.layout_where(layout),
+                       "after the flip, during the carry of this layout's counts");
         log::info(
             "a probe of another layout counts: this exporter takes the counting over and "
             "carries its counts",
@@ -265,16 +281,9 @@ Takeover take_over(const ProbeOptions& options, ProbePins& pins) {
       reinterpret_cast<const char*>(&checked->rodata->generation) - rodata);
   takeover.adopted = pins.adopt(checked->obj, adoptable_programs(options.attach),
                                 {offset, sizeof checked->rodata->generation});
-  if (takeover.adopted && takeover.adopted->generation && takeover.control.valid() &&
-      *takeover.adopted->generation != takeover.active.generation) {
-    // The control map names a program that is gone: an exporter died between
-    // its handover's flip and its re-pin, and nothing counted since.
-    log::warn(
-        "the pinned probe was idle: an exporter died inside its handover (after the flip, before "
-        "the re-pin); the packets received from its end until this start are not counted",
-        {{"path", pins.where()},
-         {"pinned_generation", std::to_string(*takeover.adopted->generation)},
-         {"counting_generation", std::to_string(takeover.active.generation)}});
+  if (takeover.adopted) {
+    warn_when_idle(takeover.adopted->generation, takeover, pins.where(),
+                   "after the flip, before or during the re-pin");
   }
   take_other_layouts(pins, takeover);
   return takeover;
