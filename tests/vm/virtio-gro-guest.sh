@@ -18,6 +18,8 @@
 # per-queue counters (ethtool -S rx_queue_N_packets / _bytes: virtio-net
 # counts the frames the device handed over), and their totals with what the
 # host sent (its namespace's Tcp OutSegs, its datagrams, its L3 bytes).
+# Per queue and CPU, netif_rx_queue_packets_total: queue N's packets all on
+# CPU N, and against the same driver counters; nothing steered.
 #
 # Expectations (netif_rx_gro_expect= on the kernel command line):
 #   fixed    netif_rx_packets_total counts the packets an skb carries and
@@ -56,11 +58,17 @@ udp_ports=6001,6002,6003,6004,6005,6006,6007,6008
 
 http_get() { printf 'GET %s HTTP/1.0\r\n\r\n' "$1" | nc -w 5 127.0.0.1 $port 2>/dev/null; }
 # Sum of a series' values over the lines matching every given pattern (up
-# to two): series_value SCRAPE NAME [PATTERN [PATTERN]].
+# to three): series_value SCRAPE NAME [PATTERN...].
 series_value() {
-  echo "$1" | awk -v name="$2{" -v p1="${3:-}" -v p2="${4:-}" '
-    index($0, name) == 1 && (p1 == "" || index($0, p1)) && (p2 == "" || index($0, p2)) { sum += $NF }
+  echo "$1" | awk -v name="$2{" -v p1="${3:-}" -v p2="${4:-}" -v p3="${5:-}" '
+    index($0, name) == 1 && (p1 == "" || index($0, p1)) && (p2 == "" || index($0, p2)) &&
+      (p3 == "" || index($0, p3)) { sum += $NF }
     END { printf "%.0f\n", sum }'
+}
+# The change of a series over a phase, between the scrapes $before and
+# $after: delta NAME [PATTERN...].
+delta() {
+  echo $(($(series_value "$after" "$@") - $(series_value "$before" "$@")))
 }
 # A driver counter of queue N from `ethtool -S` output: rx_queue_N_WHAT
 # (virtio-net's name up to 6.9) or rxN_WHAT (from 6.10 on).
@@ -91,6 +99,14 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.2f%%", (a - b) * 100 / b; else print "n/a" }'; }
 
 fact kernel "$(uname -r)"
+# skb->alloc_cpu, which the steered family reads, is in Linux 5.19 on.
+release=$(uname -r)
+major=${release%%.*}
+minor=${release#*.}
+minor=${minor%%[!0-9]*}
+steering=no
+[ "$major" -gt 5 ] || { [ "$major" = 5 ] && [ "$minor" -ge 19 ]; } && steering=yes
+fact steering $steering
 ip link set lo up
 # Only the virtio modules (and what they need): the initramfs also carries
 # veth and bonding, which this test does not use.
@@ -178,6 +194,12 @@ setup_nic() {
       esac
     done
   done
+  # Which of the two the driver's per-queue counters come from (as
+  # driver_stats picks): said with the figures.
+  counters_from="ethtool -S"
+  ethtool -S "$nic" | grep -q 'rx_queue_0_packets:\|rx0_packets:' || counters_from=qstats
+  echo "$nic: per-queue counters from $counters_from"
+  fact driver_counters "$counters_from"
 }
 setup_nic "$nic_a" 198.51.100.2 198.51.100.1 02:98:00:00:00:01
 setup_nic "$nic_b" 203.0.113.2 203.0.113.1 02:98:00:00:01:01
@@ -270,14 +292,98 @@ settle() {
     for _ in $(seq 1 20); do
       sleep 0.5
       next=$(http_get /metrics)
-      a=$(echo "$scrape" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
-      b=$(echo "$next" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
+      # Every family of the device's, the queue and steering ones included.
+      a=$(echo "$scrape" | grep "^netif_rx_[a-z_]*_total{.*device=\"$1\"")
+      b=$(echo "$next" | grep "^netif_rx_[a-z_]*_total{.*device=\"$1\"")
       scrape=$next
       [ "$a" = "$b" ] && break
     done
     [ "$(driver_stats "$1" | rx_counters)" = "$(echo "$driver" | rx_counters)" ] && return
     echo "$1: the driver counted frames while the exporter settled: once more"
   done
+}
+
+# steering_of NAME NIC: NIC's steered packets of the phase, to CPU 1 from
+# CPU 0 in $s10, to CPU 0 from CPU 1 in $s01, all of them in $s_all. Before
+# 5.19 "absent", and the family checked to be so.
+steering_of() {
+  s10=absent s01=absent s_all=absent
+  has=no
+  echo "$after" | grep -q '^# TYPE netif_rx_steered_packets_total ' && has=yes
+  if [ $steering = no ]; then
+    [ $has = no ] || { fail "$1: netif_rx_steered_packets_total before 5.19 (no skb->alloc_cpu)"; qok=no; }
+    echo "$after" | grep -q "^netif_rx_steered_packets_total{.*device=\"$2\"" &&
+      { fail "$1: $2 has steered series before 5.19"; qok=no; }
+    return
+  fi
+  [ $has = yes ] || { fail "$1: no netif_rx_steered_packets_total (5.19 on has skb->alloc_cpu)"; qok=no; }
+  # ",cpu=" and not "cpu=": from_cpu's label ends in the same.
+  s10=$(delta netif_rx_steered_packets_total "device=\"$2\"" ',cpu="1"' 'from_cpu="0"')
+  s01=$(delta netif_rx_steered_packets_total "device=\"$2\"" ',cpu="0"' 'from_cpu="1"')
+  s_all=$(delta netif_rx_steered_packets_total "device=\"$2\"")
+}
+
+# queue_cells NAME NIC: the phase's netif_rx_queue_packets_total of NIC by
+# queue and CPU in $qQcpuC, the driver's frames per queue in $driverQ, the
+# queues' sum in $qsum and the device's packets in $dev_packets; prints them.
+queue_cells() {
+  cell() { delta netif_rx_queue_packets_total "device=\"$2\"" "queue=\"$3\"" "cpu=\"$4\""; }
+  frames() { echo $(($(driver_value "$driver_after" "$1" packets) - $(driver_value "$driver_before" "$1" packets))); }
+  q0cpu0=$(cell "$@" 0 0) q0cpu1=$(cell "$@" 0 1) driver0=$(frames 0)
+  q1cpu0=$(cell "$@" 1 0) q1cpu1=$(cell "$@" 1 1) driver1=$(frames 1)
+  echo "$1 queue 0: exporter $q0cpu0 on CPU 0, $q0cpu1 on CPU 1 | driver rx_queue_0 $driver0 frames"
+  echo "$1 queue 1: exporter $q1cpu0 on CPU 0, $q1cpu1 on CPU 1 | driver rx_queue_1 $driver1 frames"
+  qsum=$(delta netif_rx_queue_packets_total "device=\"$2\"")
+  dev_packets=$(delta netif_rx_packets_total "device=\"$2\"")
+}
+
+# queue_fact NAME: the runner's line of the phase's queue figures.
+queue_fact() {
+  fact "${1}_queues" "q0cpu0=$q0cpu0 q0cpu1=$q0cpu1 q1cpu0=$q1cpu0 q1cpu1=$q1cpu1 driver0=$driver0 driver1=$driver1 sum=$qsum packets=$dev_packets steered10=$s10 steered01=$s01 ok=$qok"
+}
+
+# queue_checks NAME NIC FRAMES: the phase's queue and CPU matrix of NIC.
+# Each queue's interrupt is on the CPU of its number and RPS is off: queue
+# N's packets all on CPU N, and they are that CPU's packets. FRAMES mtu:
+# a driver frame is a packet, so queue N's packets are its driver count;
+# offload: a driver frame is an skb of one packet or more (the packets are
+# checked against the sender in the totals), so no fewer. Every packet of
+# virtio-net records its queue: the queues sum to the device's packets.
+# Nothing is steered: each packet is processed where its poll built it.
+queue_checks() {
+  name=$1 nic=$2 frames=$3 qok=yes
+  if ! echo "$after" | grep -q '^# TYPE netif_rx_queue_packets_total '; then
+    fail "$name: no netif_rx_queue_packets_total"
+    qok=no
+  fi
+  queue_cells "$name" "$nic"
+  for queue in 0 1; do
+    if [ $queue = 0 ]; then
+      own=$q0cpu0 other=$q0cpu1 d=$driver0
+    else
+      own=$q1cpu1 other=$q1cpu0 d=$driver1
+    fi
+    cpu_packets=$(delta netif_rx_packets_total "device=\"$nic\"" "cpu=\"$queue\"")
+    [ "$other" = 0 ] ||
+      { fail "$name: queue $queue: $other packets on CPU $((1 - queue)), its interrupt is on CPU $queue"; qok=no; }
+    [ "$own" = "$cpu_packets" ] ||
+      { fail "$name: queue $queue: $own packets on CPU $queue, the CPU has $cpu_packets"; qok=no; }
+    if [ "$frames" = mtu ]; then
+      [ "$own" = "$d" ] ||
+        { fail "$name: queue $queue: $own packets, the driver's rx_queue_$queue has $d frames"; qok=no; }
+    else
+      [ "$own" -ge "$d" ] ||
+        { fail "$name: queue $queue: $own packets < the driver's $d offload frames"; qok=no; }
+    fi
+  done
+  [ "$qsum" = "$dev_packets" ] ||
+    { fail "$name: the queues sum to $qsum packets, $nic has $dev_packets"; qok=no; }
+  steering_of "$name" "$nic"
+  [ $steering = no ] || [ "$s_all" = 0 ] ||
+    { fail "$name: $s_all packets of $nic steered with RPS off"; qok=no; }
+  echo "$name queues: sum $qsum, device packets $dev_packets, steered 0->1 $s10, 1->0 $s01"
+  queue_fact "$name"
+  [ $qok = yes ] && ok "$name: queue x CPU packets match the driver's queues, nothing steered"
 }
 
 # phase NAME NIC MODE PROTO GUEST_IP
@@ -481,6 +587,11 @@ phase() {
       fail "$name: $total_bytes bytes + 52 per packet not seen = $restored, the host sent $sent_l3_bytes L3 bytes ($(percent "$restored" "$sent_l3_bytes"))"
   fi
   [ $exact = yes ] && ok "$name: per-CPU counts match the driver's queues ($rules)"
+  # The queue family came with the fixed exporter: not checked before it.
+  if [ "$rules" = fixed ]; then
+    if [ "$mode" = a ] || [ "$proto" = udp ]; then frames=mtu; else frames=offload; fi
+    queue_checks "$name" "$nic" $frames
+  fi
 }
 
 started=$(cut -d ' ' -f 1 /proc/uptime)
