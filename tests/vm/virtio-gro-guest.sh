@@ -20,6 +20,10 @@
 # host sent (its namespace's Tcp OutSegs, its datagrams, its L3 bytes).
 # Per queue and CPU, netif_rx_queue_packets_total: queue N's packets all on
 # CPU N, and against the same driver counters; nothing steered.
+# Then an RPS phase: NIC a's rx queue 0 steered to CPU 1 (rps_cpus), UDP of
+# sixteen flows: queue 0's packets still queue 0's, all on CPU 1, and from
+# 5.19 on (skb->alloc_cpu) netif_rx_steered_packets_total{cpu="1",
+# from_cpu="0"} counts exactly them; before 5.19 that family is absent.
 #
 # Expectations (netif_rx_gro_expect= on the kernel command line):
 #   fixed    netif_rx_packets_total counts the packets an skb carries and
@@ -55,6 +59,11 @@ udp_count=150
 udp_payload=1200
 tcp_ports=5001,5002,5003,5004,5005,5006,5007,5008
 udp_ports=6001,6002,6003,6004,6005,6006,6007,6008
+# The RPS phase: sixteen flows, so that queue 0 gets some but for one time
+# in 32,768 (it needs packets to steer).
+rps_ports=6101,6102,6103,6104,6105,6106,6107,6108
+rps_ports=$rps_ports,6109,6110,6111,6112,6113,6114,6115,6116
+rps_count=50
 
 http_get() { printf 'GET %s HTTP/1.0\r\n\r\n' "$1" | nc -w 5 127.0.0.1 $port 2>/dev/null; }
 # Sum of a series' values over the lines matching every given pattern (up
@@ -594,11 +603,87 @@ phase() {
   fi
 }
 
+# The summed dropped column of /proc/net/softnet_stat (hex, one CPU a line):
+# a packet RPS could not queue on its CPU (backlog full) is dropped there.
+softnet_dropped() {
+  total=0
+  while read -r _ dropped _; do total=$((total + 0x$dropped)); done </proc/net/softnet_stat
+  echo $total
+}
+
+# rps_phase NAME NIC GUEST_IP: rx queue 0's packets steered to CPU 1
+# (rps_cpus 2: CPU 1's mask), UDP of sixteen flows (MTU frames: a driver
+# frame a packet). Queue 0's packets are still queue 0's and its driver
+# count, all processed on CPU 1 now; queue 1's on CPU 1 as before. From 5.19
+# on, the steered packets to CPU 1 from CPU 0 are queue 0's on CPU 1 (built
+# in its poll on CPU 0), and none the other way. rps_cpus back to 0 after.
+rps_phase() {
+  name=$1 nic=$2 guest_ip=$3 qok=yes
+  rps=/sys/class/net/$nic/queues/rx-0/rps_cpus
+  echo "--- phase $name: udp into $nic, rx queue 0 steered to CPU 1 (rps_cpus 2)"
+  settle "$nic"
+  before=$scrape
+  driver_before=$driver
+  dropped_before=$(softnet_dropped)
+  if ! echo 2 >"$rps"; then
+    fail "$name: $rps refused 2"
+    return
+  fi
+  echo "$name: $rps: $(cat "$rps"), rx-1: $(cat "/sys/class/net/$nic/queues/rx-1/rps_cpus")"
+  ask "SEND udp $guest_ip $rps_ports $rps_count $udp_payload"
+  asked=$?
+  [ $asked = 0 ] && settle "$nic"
+  # Restored whatever happened: later checks count with RPS off.
+  echo 0 >"$rps" || fail "$name: $rps refused 0"
+  if [ $asked != 0 ]; then
+    fail "$name: no answer from the host's sender (got '$reply')"
+    return
+  fi
+  echo "host: $reply"
+  sent_datagrams='' sent_tap_tx_dropped='' sent_error=''
+  for kv in $reply; do
+    case $kv in
+      [a-z]*=*) eval "sent_${kv%%=*}=\"${kv#*=}\"" ;;
+    esac
+  done
+  [ -n "$sent_error" ] && fail "$name: the host's sender: $sent_error"
+  after=$scrape
+  driver_after=$driver
+  dropped=$(($(softnet_dropped) - dropped_before))
+  queue_cells "$name" "$nic"
+  steering_of "$name" "$nic"
+  echo "$name sent: $sent_datagrams datagrams ($sent_tap_tx_dropped dropped by the host's tap); queues' sum $qsum, device packets $dev_packets; steered 0->1 $s10, 1->0 $s01; softnet dropped +$dropped"
+  [ "$driver0" -gt 0 ] || { fail "$name: queue 0 received nothing: nothing to steer"; qok=no; }
+  [ "$q0cpu0" = 0 ] || { fail "$name: queue 0: $q0cpu0 packets on CPU 0, RPS sends them to CPU 1"; qok=no; }
+  [ "$q0cpu1" = "$driver0" ] ||
+    { fail "$name: queue 0: $q0cpu1 packets on CPU 1, the driver's rx_queue_0 has $driver0 frames (softnet dropped +$dropped)"; qok=no; }
+  [ "$q1cpu0" = 0 ] || { fail "$name: queue 1: $q1cpu0 packets on CPU 0"; qok=no; }
+  [ "$q1cpu1" = "$driver1" ] ||
+    { fail "$name: queue 1: $q1cpu1 packets on CPU 1, the driver's rx_queue_1 has $driver1 frames"; qok=no; }
+  [ "$qsum" = "$dev_packets" ] ||
+    { fail "$name: the queues sum to $qsum packets, $nic has $dev_packets"; qok=no; }
+  if [ "${sent_tap_tx_dropped:-0}" = 0 ]; then
+    [ "$qsum" = "$sent_datagrams" ] ||
+      { fail "$name: the queues sum to $qsum packets, the host sent $sent_datagrams"; qok=no; }
+  fi
+  if [ $steering = yes ]; then
+    [ "$s10" = "$q0cpu1" ] ||
+      { fail "$name: $s10 packets steered to CPU 1 from CPU 0, queue 0 has $q0cpu1 on CPU 1"; qok=no; }
+    if [ "$s01" != 0 ] || [ "$s_all" != "$s10" ]; then
+      fail "$name: $s_all packets steered, $s01 of them to CPU 0 from CPU 1: only queue 0's to CPU 1"
+      qok=no
+    fi
+  fi
+  queue_fact "$name"
+  [ $qok = yes ] && ok "$name: queue 0 steered to CPU 1: queues unchanged, steered $s10 (== queue 0 on CPU 1; $steering)"
+}
+
 started=$(cut -d ' ' -f 1 /proc/uptime)
 phase a-tcp "$nic_a" a tcp 198.51.100.2
 phase a-udp "$nic_a" a udp 198.51.100.2
 phase b-tcp "$nic_b" b tcp 203.0.113.2
 phase b-udp "$nic_b" b udp 203.0.113.2
+rps_phase a-rps "$nic_a" 198.51.100.2
 echo "DONE" >&3
 
 # CPU 1 offline and back: the NICs' series on CPU 1 keep their counts (the
