@@ -67,17 +67,50 @@ rps_count=50
 
 http_get() { printf 'GET %s HTTP/1.0\r\n\r\n' "$1" | nc -w 5 127.0.0.1 $port 2>/dev/null; }
 # Sum of a series' values over the lines matching every given pattern (up
-# to three): series_value SCRAPE NAME [PATTERN...].
+# to two): series_value SCRAPE NAME [PATTERN [PATTERN]].
 series_value() {
-  echo "$1" | awk -v name="$2{" -v p1="${3:-}" -v p2="${4:-}" -v p3="${5:-}" '
-    index($0, name) == 1 && (p1 == "" || index($0, p1)) && (p2 == "" || index($0, p2)) &&
-      (p3 == "" || index($0, p3)) { sum += $NF }
+  echo "$1" | awk -v name="$2{" -v p1="${3:-}" -v p2="${4:-}" '
+    index($0, name) == 1 && (p1 == "" || index($0, p1)) && (p2 == "" || index($0, p2)) { sum += $NF }
     END { printf "%.0f\n", sum }'
 }
-# The change of a series over a phase, between the scrapes $before and
-# $after: delta NAME [PATTERN...].
-delta() {
-  echo $(($(series_value "$after" "$@") - $(series_value "$before" "$@")))
+# route_figures NIC: the phase's changes (from the scrape $before to
+# $after) of NIC's queue, packet and steered series, in one awk (a process
+# costs under emulation): $qQcpuC (queue Q on CPU C), $qsum (all queues),
+# $cpuC_packets, $dev_packets, $s10 (steered to CPU 1 from CPU 0), $s01,
+# $s_all; $has_queues and $has_steered: whether $after has the families.
+route_figures() {
+  q0cpu0=? q0cpu1=? q1cpu0=? q1cpu1=? qsum=? cpu0_packets=? cpu1_packets=? dev_packets=?
+  s10=? s01=? s_all=? has_queues=? has_steered=?
+  eval "$(printf '%s\n=== after\n%s\n' "$before" "$after" | awk -v dev="$1" '
+    $0 == "=== after" { sign = 1; next }
+    BEGIN { sign = -1 }
+    $1 == "#" && $2 == "TYPE" { if (sign > 0) type[$3] = 1; next }
+    {
+      open = index($0, "{"); shut = index($0, "}")
+      if (!open || !shut) next
+      family = substr($0, 1, open - 1)
+      n = split(substr($0, open + 1, shut - open - 1), parts, ",")
+      split("", l)
+      for (i = 1; i <= n; i++) {
+        eq = index(parts[i], "=")
+        l[substr(parts[i], 1, eq - 1)] = substr(parts[i], eq + 2, length(parts[i]) - eq - 2)
+      }
+      if (l["device"] != dev) next
+      v = sign * $NF
+      if (family == "netif_rx_queue_packets_total") { q[l["queue"] "cpu" l["cpu"]] += v; qsum += v }
+      else if (family == "netif_rx_packets_total") { p[l["cpu"]] += v; packets += v }
+      else if (family == "netif_rx_steered_packets_total") {
+        s[l["cpu"] l["from_cpu"]] += v; s_all += v
+      }
+    }
+    END {
+      printf "q0cpu0=%.0f q0cpu1=%.0f q1cpu0=%.0f q1cpu1=%.0f qsum=%.0f\n",
+        q["0cpu0"], q["0cpu1"], q["1cpu0"], q["1cpu1"], qsum
+      printf "cpu0_packets=%.0f cpu1_packets=%.0f dev_packets=%.0f\n", p["0"], p["1"], packets
+      printf "s10=%.0f s01=%.0f s_all=%.0f\n", s["10"], s["01"], s_all
+      printf "has_queues=%s has_steered=%s\n",
+        type["netif_rx_queue_packets_total"] ? "yes" : "no", type["netif_rx_steered_packets_total"] ? "yes" : "no"
+    }')"
 }
 # A driver counter of queue N from `ethtool -S` output: rx_queue_N_WHAT
 # (virtio-net's name up to 6.9) or rxN_WHAT (from 6.10 on).
@@ -312,38 +345,27 @@ settle() {
   done
 }
 
-# steering_of NAME NIC: NIC's steered packets of the phase, to CPU 1 from
-# CPU 0 in $s10, to CPU 0 from CPU 1 in $s01, all of them in $s_all. Before
-# 5.19 "absent", and the family checked to be so.
-steering_of() {
-  s10=absent s01=absent s_all=absent
-  has=no
-  echo "$after" | grep -q '^# TYPE netif_rx_steered_packets_total ' && has=yes
-  if [ $steering = no ]; then
-    [ $has = no ] || { fail "$1: netif_rx_steered_packets_total before 5.19 (no skb->alloc_cpu)"; qok=no; }
-    echo "$after" | grep -q "^netif_rx_steered_packets_total{.*device=\"$2\"" &&
-      { fail "$1: $2 has steered series before 5.19"; qok=no; }
-    return
-  fi
-  [ $has = yes ] || { fail "$1: no netif_rx_steered_packets_total (5.19 on has skb->alloc_cpu)"; qok=no; }
-  # ",cpu=" and not "cpu=": from_cpu's label ends in the same.
-  s10=$(delta netif_rx_steered_packets_total "device=\"$2\"" ',cpu="1"' 'from_cpu="0"')
-  s01=$(delta netif_rx_steered_packets_total "device=\"$2\"" ',cpu="0"' 'from_cpu="1"')
-  s_all=$(delta netif_rx_steered_packets_total "device=\"$2\"")
-}
-
-# queue_cells NAME NIC: the phase's netif_rx_queue_packets_total of NIC by
-# queue and CPU in $qQcpuC, the driver's frames per queue in $driverQ, the
-# queues' sum in $qsum and the device's packets in $dev_packets; prints them.
+# queue_cells NAME NIC: route_figures, the driver's frames per queue in
+# $driverQ, and the families' presence checked: the queue family always,
+# the steered one from 5.19 on (skb->alloc_cpu), never before, when the
+# steered figures are "absent". Prints the queue x CPU matrix.
 queue_cells() {
-  cell() { delta netif_rx_queue_packets_total "device=\"$2\"" "queue=\"$3\"" "cpu=\"$4\""; }
+  route_figures "$2"
   frames() { echo $(($(driver_value "$driver_after" "$1" packets) - $(driver_value "$driver_before" "$1" packets))); }
-  q0cpu0=$(cell "$@" 0 0) q0cpu1=$(cell "$@" 0 1) driver0=$(frames 0)
-  q1cpu0=$(cell "$@" 1 0) q1cpu1=$(cell "$@" 1 1) driver1=$(frames 1)
+  driver0=$(frames 0) driver1=$(frames 1)
   echo "$1 queue 0: exporter $q0cpu0 on CPU 0, $q0cpu1 on CPU 1 | driver rx_queue_0 $driver0 frames"
   echo "$1 queue 1: exporter $q1cpu0 on CPU 0, $q1cpu1 on CPU 1 | driver rx_queue_1 $driver1 frames"
-  qsum=$(delta netif_rx_queue_packets_total "device=\"$2\"")
-  dev_packets=$(delta netif_rx_packets_total "device=\"$2\"")
+  [ "$has_queues" = yes ] || { fail "$1: no netif_rx_queue_packets_total"; qok=no; }
+  if [ $steering = yes ]; then
+    [ "$has_steered" = yes ] ||
+      { fail "$1: no netif_rx_steered_packets_total (5.19 on has skb->alloc_cpu)"; qok=no; }
+  else
+    if [ "$has_steered" != no ] || [ "$s_all" != 0 ]; then
+      fail "$1: netif_rx_steered_packets_total before 5.19 (no skb->alloc_cpu): $s_all of $2"
+      qok=no
+    fi
+    s10=absent s01=absent s_all=absent
+  fi
 }
 
 # queue_fact NAME: the runner's line of the phase's queue figures.
@@ -361,18 +383,13 @@ queue_fact() {
 # Nothing is steered: each packet is processed where its poll built it.
 queue_checks() {
   name=$1 nic=$2 frames=$3 qok=yes
-  if ! echo "$after" | grep -q '^# TYPE netif_rx_queue_packets_total '; then
-    fail "$name: no netif_rx_queue_packets_total"
-    qok=no
-  fi
   queue_cells "$name" "$nic"
   for queue in 0 1; do
     if [ $queue = 0 ]; then
-      own=$q0cpu0 other=$q0cpu1 d=$driver0
+      own=$q0cpu0 other=$q0cpu1 d=$driver0 cpu_packets=$cpu0_packets
     else
-      own=$q1cpu1 other=$q1cpu0 d=$driver1
+      own=$q1cpu1 other=$q1cpu0 d=$driver1 cpu_packets=$cpu1_packets
     fi
-    cpu_packets=$(delta netif_rx_packets_total "device=\"$nic\"" "cpu=\"$queue\"")
     [ "$other" = 0 ] ||
       { fail "$name: queue $queue: $other packets on CPU $((1 - queue)), its interrupt is on CPU $queue"; qok=no; }
     [ "$own" = "$cpu_packets" ] ||
@@ -387,7 +404,6 @@ queue_checks() {
   done
   [ "$qsum" = "$dev_packets" ] ||
     { fail "$name: the queues sum to $qsum packets, $nic has $dev_packets"; qok=no; }
-  steering_of "$name" "$nic"
   [ $steering = no ] || [ "$s_all" = 0 ] ||
     { fail "$name: $s_all packets of $nic steered with RPS off"; qok=no; }
   echo "$name queues: sum $qsum, device packets $dev_packets, steered 0->1 $s10, 1->0 $s01"
@@ -651,7 +667,6 @@ rps_phase() {
   driver_after=$driver
   dropped=$(($(softnet_dropped) - dropped_before))
   queue_cells "$name" "$nic"
-  steering_of "$name" "$nic"
   echo "$name sent: $sent_datagrams datagrams ($sent_tap_tx_dropped dropped by the host's tap); queues' sum $qsum, device packets $dev_packets; steered 0->1 $s10, 1->0 $s01; softnet dropped +$dropped"
   [ "$driver0" -gt 0 ] || { fail "$name: queue 0 received nothing: nothing to steer"; qok=no; }
   [ "$q0cpu0" = 0 ] || { fail "$name: queue 0: $q0cpu0 packets on CPU 0, RPS sends them to CPU 1"; qok=no; }
