@@ -3,7 +3,8 @@
 # kernels.list with two virtio-net NICs (two queue pairs each, two CPUs),
 # TCP and UDP sent into it from the host, and the exporter's per-CPU
 # series compared with the driver's per-queue counters and with what the
-# host sent (virtio-gro-guest.sh says what is checked).
+# host sent; the per-queue and CPU series too, and with RPS on a queue the
+# steered ones (virtio-gro-guest.sh says what is checked).
 #   run-virtio-gro.sh NAME EXPORTER OUT_DIR [fixed|pre-fix|auto]
 #   run-virtio-gro.sh all EXPORTER OUT_DIR [...]   every kernel of kernels.list,
 #                                                  NETIF_RX_VM_PARALLEL (3) at once
@@ -65,6 +66,22 @@ if [[ $name == all ]]; then
         sent=$(fact "$kernel" "${phase}_sent" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
           printf "%s / %s", v["segments"], v["l3_bytes"] }')
         echo "| $(fact "$kernel" kernel) | $phase | $(fact "$kernel" "${phase}_rules") | ${cells[0]} | ${cells[1]} | $sent | $(fact "$kernel" status) |"
+      done
+    done
+    # The queue x CPU matrix (netif_rx_queue_packets_total) against the
+    # driver's frames per queue, and the steered packets; a-rps with queue
+    # 0 steered to CPU 1.
+    echo
+    echo "| kernel (driver counters) | phase | queue 0: CPU 0 / CPU 1 / driver | queue 1: CPU 0 / CPU 1 / driver | queues' sum / device packets | steered to 1 from 0 / to 0 from 1 | queue checks |"
+    echo "|---|---|---|---|---|---|---|"
+    for kernel in "${names[@]}"; do
+      for phase in a-tcp a-udp b-tcp b-udp a-rps; do
+        fact "$kernel" "${phase}_queues" |
+          awk -v k="$(fact "$kernel" kernel) ($(fact "$kernel" driver_counters))" -v p="$phase" '
+          { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+          END { printf "| %s | %s | %s / %s / %s | %s / %s / %s | %s / %s | %s / %s | %s |\n", k, p,
+            v["q0cpu0"], v["q0cpu1"], v["driver0"], v["q1cpu0"], v["q1cpu1"], v["driver1"],
+            v["sum"], v["packets"], v["steered10"], v["steered01"], v["ok"] == "" ? "-" : v["ok"] == "yes" ? "pass" : "fail" }'
       done
     done
   } >"$out/gro.md"
@@ -156,4 +173,5 @@ qemu_pid=$!
 
 in_ns "$python" "$here/virtio-gro-host.py" "$ctl" "$seconds" 198.51.100.2=gro0 203.0.113.2=gro1 >"$host_log" 2>&1
 host_status=$?
-finish_guest "$host_status" GRO "per-CPU figures" '^(--- phase|[ab]-(tcp|udp) |ok: |FAIL: |host: SENT final)' "the host's sender"
+finish_guest "$host_status" GRO "per-CPU and per-queue figures" \
+  '^(--- phase|[ab]-(tcp|udp|rps) |ok: |FAIL: |host: SENT final)' "the host's sender"

@@ -18,6 +18,12 @@
 # per-queue counters (ethtool -S rx_queue_N_packets / _bytes: virtio-net
 # counts the frames the device handed over), and their totals with what the
 # host sent (its namespace's Tcp OutSegs, its datagrams, its L3 bytes).
+# Per queue and CPU, netif_rx_queue_packets_total: queue N's packets all on
+# CPU N, and against the same driver counters; nothing steered.
+# Then an RPS phase: NIC a's rx queue 0 steered to CPU 1 (rps_cpus), UDP of
+# sixteen flows: queue 0's packets still queue 0's, all on CPU 1, and from
+# 5.19 on (skb->alloc_cpu) netif_rx_steered_packets_total{cpu="1",
+# from_cpu="0"} counts exactly them; before 5.19 that family is absent.
 #
 # Expectations (netif_rx_gro_expect= on the kernel command line):
 #   fixed    netif_rx_packets_total counts the packets an skb carries and
@@ -53,6 +59,11 @@ udp_count=150
 udp_payload=1200
 tcp_ports=5001,5002,5003,5004,5005,5006,5007,5008
 udp_ports=6001,6002,6003,6004,6005,6006,6007,6008
+# The RPS phase: sixteen flows, so that queue 0 gets some but for one time
+# in 32,768 (it needs packets to steer).
+rps_ports=6101,6102,6103,6104,6105,6106,6107,6108
+rps_ports=$rps_ports,6109,6110,6111,6112,6113,6114,6115,6116
+rps_count=50
 
 http_get() { printf 'GET %s HTTP/1.0\r\n\r\n' "$1" | nc -w 5 127.0.0.1 $port 2>/dev/null; }
 # Sum of a series' values over the lines matching every given pattern (up
@@ -61,6 +72,45 @@ series_value() {
   echo "$1" | awk -v name="$2{" -v p1="${3:-}" -v p2="${4:-}" '
     index($0, name) == 1 && (p1 == "" || index($0, p1)) && (p2 == "" || index($0, p2)) { sum += $NF }
     END { printf "%.0f\n", sum }'
+}
+# route_figures NIC: the phase's changes (from the scrape $before to
+# $after) of NIC's queue, packet and steered series, in one awk (a process
+# costs under emulation): $qQcpuC (queue Q on CPU C), $qsum (all queues),
+# $cpuC_packets, $dev_packets, $s10 (steered to CPU 1 from CPU 0), $s01,
+# $s_all; $has_queues and $has_steered: whether $after has the families.
+route_figures() {
+  q0cpu0=? q0cpu1=? q1cpu0=? q1cpu1=? qsum=? cpu0_packets=? cpu1_packets=? dev_packets=?
+  s10=? s01=? s_all=? has_queues=? has_steered=?
+  eval "$(printf '%s\n=== after\n%s\n' "$before" "$after" | awk -v dev="$1" '
+    $0 == "=== after" { sign = 1; next }
+    BEGIN { sign = -1 }
+    $1 == "#" && $2 == "TYPE" { if (sign > 0) type[$3] = 1; next }
+    {
+      open = index($0, "{"); shut = index($0, "}")
+      if (!open || !shut) next
+      family = substr($0, 1, open - 1)
+      n = split(substr($0, open + 1, shut - open - 1), parts, ",")
+      split("", l)
+      for (i = 1; i <= n; i++) {
+        eq = index(parts[i], "=")
+        l[substr(parts[i], 1, eq - 1)] = substr(parts[i], eq + 2, length(parts[i]) - eq - 2)
+      }
+      if (l["device"] != dev) next
+      v = sign * $NF
+      if (family == "netif_rx_queue_packets_total") { q[l["queue"] "cpu" l["cpu"]] += v; qsum += v }
+      else if (family == "netif_rx_packets_total") { p[l["cpu"]] += v; packets += v }
+      else if (family == "netif_rx_steered_packets_total") {
+        s[l["cpu"] l["from_cpu"]] += v; s_all += v
+      }
+    }
+    END {
+      printf "q0cpu0=%.0f q0cpu1=%.0f q1cpu0=%.0f q1cpu1=%.0f qsum=%.0f\n",
+        q["0cpu0"], q["0cpu1"], q["1cpu0"], q["1cpu1"], qsum
+      printf "cpu0_packets=%.0f cpu1_packets=%.0f dev_packets=%.0f\n", p["0"], p["1"], packets
+      printf "s10=%.0f s01=%.0f s_all=%.0f\n", s["10"], s["01"], s_all
+      printf "has_queues=%s has_steered=%s\n",
+        type["netif_rx_queue_packets_total"] ? "yes" : "no", type["netif_rx_steered_packets_total"] ? "yes" : "no"
+    }')"
 }
 # A driver counter of queue N from `ethtool -S` output: rx_queue_N_WHAT
 # (virtio-net's name up to 6.9) or rxN_WHAT (from 6.10 on).
@@ -91,6 +141,14 @@ within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.2f%%", (a - b) * 100 / b; else print "n/a" }'; }
 
 fact kernel "$(uname -r)"
+# skb->alloc_cpu, which the steered family reads, is in Linux 5.19 on.
+release=$(uname -r)
+major=${release%%.*}
+minor=${release#*.}
+minor=${minor%%[!0-9]*}
+steering=no
+[ "$major" -gt 5 ] || { [ "$major" = 5 ] && [ "$minor" -ge 19 ]; } && steering=yes
+fact steering $steering
 ip link set lo up
 # Only the virtio modules (and what they need): the initramfs also carries
 # veth and bonding, which this test does not use.
@@ -178,6 +236,12 @@ setup_nic() {
       esac
     done
   done
+  # Which of the two the driver's per-queue counters come from (as
+  # driver_stats picks): said with the figures.
+  counters_from="ethtool -S"
+  ethtool -S "$nic" | grep -q 'rx_queue_0_packets:\|rx0_packets:' || counters_from=qstats
+  echo "$nic: per-queue counters from $counters_from"
+  fact driver_counters "$counters_from"
 }
 setup_nic "$nic_a" 198.51.100.2 198.51.100.1 02:98:00:00:00:01
 setup_nic "$nic_b" 203.0.113.2 203.0.113.1 02:98:00:00:01:01
@@ -270,14 +334,92 @@ settle() {
     for _ in $(seq 1 20); do
       sleep 0.5
       next=$(http_get /metrics)
-      a=$(echo "$scrape" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
-      b=$(echo "$next" | grep "^netif_rx_[a-z]*_total{.*device=\"$1\"")
+      # Every family of the device's, the queue and steering ones included.
+      a=$(echo "$scrape" | grep "^netif_rx_[a-z_]*_total{.*device=\"$1\"")
+      b=$(echo "$next" | grep "^netif_rx_[a-z_]*_total{.*device=\"$1\"")
       scrape=$next
       [ "$a" = "$b" ] && break
     done
     [ "$(driver_stats "$1" | rx_counters)" = "$(echo "$driver" | rx_counters)" ] && return
     echo "$1: the driver counted frames while the exporter settled: once more"
   done
+}
+
+# queue_cells NAME NIC: route_figures, the driver's frames per queue in
+# $driverQ, and the families' presence checked: the queue family always,
+# the steered one from 5.19 on (skb->alloc_cpu), never before, when the
+# steered figures are "absent". Prints the queue x CPU matrix.
+queue_cells() {
+  route_figures "$2"
+  frames() { echo $(($(driver_value "$driver_after" "$1" packets) - $(driver_value "$driver_before" "$1" packets))); }
+  driver0=$(frames 0) driver1=$(frames 1)
+  echo "$1 queue 0: exporter $q0cpu0 on CPU 0, $q0cpu1 on CPU 1 | driver rx_queue_0 $driver0 frames"
+  echo "$1 queue 1: exporter $q1cpu0 on CPU 0, $q1cpu1 on CPU 1 | driver rx_queue_1 $driver1 frames"
+  [ "$has_queues" = yes ] || { fail "$1: no netif_rx_queue_packets_total"; qok=no; }
+  if [ $steering = yes ]; then
+    [ "$has_steered" = yes ] ||
+      { fail "$1: no netif_rx_steered_packets_total (5.19 on has skb->alloc_cpu)"; qok=no; }
+  else
+    if [ "$has_steered" != no ] || [ "$s_all" != 0 ]; then
+      fail "$1: netif_rx_steered_packets_total before 5.19 (no skb->alloc_cpu): $s_all of $2"
+      qok=no
+    fi
+    s10=absent s01=absent s_all=absent
+  fi
+}
+
+# queue_fact NAME: the runner's line of the phase's queue figures.
+queue_fact() {
+  fact "${1}_queues" "q0cpu0=$q0cpu0 q0cpu1=$q0cpu1 q1cpu0=$q1cpu0 q1cpu1=$q1cpu1 driver0=$driver0 driver1=$driver1 sum=$qsum packets=$dev_packets steered10=$s10 steered01=$s01 ok=$qok"
+}
+
+# queues_checked SCRAPE: whether the queue checks run. The queue family came
+# after the fix (netif_rx_skbs_total): required by fixed, not looked for by
+# pre-fix, checked by auto where SCRAPE has it.
+queues_checked() {
+  case $expect in
+    fixed) return 0 ;;
+    auto) echo "$1" | grep -q '^# TYPE netif_rx_queue_packets_total ' ;;
+    *) return 1 ;;
+  esac
+}
+
+# queue_checks NAME NIC FRAMES: the phase's queue and CPU matrix of NIC.
+# Each queue's interrupt is on the CPU of its number and RPS is off: queue
+# N's packets all on CPU N, and they are that CPU's packets. FRAMES mtu:
+# a driver frame is a packet, so queue N's packets are its driver count;
+# offload: a driver frame is an skb of one packet or more (the packets are
+# checked against the sender in the totals), so no fewer. Every packet of
+# virtio-net records its queue: the queues sum to the device's packets.
+# Nothing is steered: each packet is processed where its poll built it.
+queue_checks() {
+  name=$1 nic=$2 frames=$3 qok=yes
+  queue_cells "$name" "$nic"
+  for queue in 0 1; do
+    if [ $queue = 0 ]; then
+      own=$q0cpu0 other=$q0cpu1 d=$driver0 cpu_packets=$cpu0_packets
+    else
+      own=$q1cpu1 other=$q1cpu0 d=$driver1 cpu_packets=$cpu1_packets
+    fi
+    [ "$other" = 0 ] ||
+      { fail "$name: queue $queue: $other packets on CPU $((1 - queue)), its interrupt is on CPU $queue"; qok=no; }
+    [ "$own" = "$cpu_packets" ] ||
+      { fail "$name: queue $queue: $own packets on CPU $queue, the CPU has $cpu_packets"; qok=no; }
+    if [ "$frames" = mtu ]; then
+      [ "$own" = "$d" ] ||
+        { fail "$name: queue $queue: $own packets, the driver's rx_queue_$queue has $d frames"; qok=no; }
+    else
+      [ "$own" -ge "$d" ] ||
+        { fail "$name: queue $queue: $own packets < the driver's $d offload frames"; qok=no; }
+    fi
+  done
+  [ "$qsum" = "$dev_packets" ] ||
+    { fail "$name: the queues sum to $qsum packets, $nic has $dev_packets"; qok=no; }
+  [ $steering = no ] || [ "$s_all" = 0 ] ||
+    { fail "$name: $s_all packets of $nic steered with RPS off"; qok=no; }
+  echo "$name queues: sum $qsum, device packets $dev_packets, steered 0->1 $s10, 1->0 $s01"
+  queue_fact "$name"
+  [ $qok = yes ] && ok "$name: queue x CPU packets match the driver's queues, nothing steered"
 }
 
 # phase NAME NIC MODE PROTO GUEST_IP
@@ -481,6 +623,92 @@ phase() {
       fail "$name: $total_bytes bytes + 52 per packet not seen = $restored, the host sent $sent_l3_bytes L3 bytes ($(percent "$restored" "$sent_l3_bytes"))"
   fi
   [ $exact = yes ] && ok "$name: per-CPU counts match the driver's queues ($rules)"
+  if queues_checked "$after"; then
+    if [ "$mode" = a ] || [ "$proto" = udp ]; then frames=mtu; else frames=offload; fi
+    queue_checks "$name" "$nic" $frames
+  fi
+}
+
+# The summed dropped column of /proc/net/softnet_stat (hex, one CPU a line):
+# a packet RPS could not queue on its CPU (backlog full) is dropped there.
+softnet_dropped() {
+  total=0
+  while read -r _ dropped _; do total=$((total + 0x$dropped)); done </proc/net/softnet_stat
+  echo $total
+}
+
+# rps_phase NAME NIC GUEST_IP: rx queue 0's packets steered to CPU 1
+# (rps_cpus 2: CPU 1's mask), UDP of sixteen flows (MTU frames: a driver
+# frame a packet). Queue 0's packets are still queue 0's and its driver
+# count, all processed on CPU 1 now; queue 1's on CPU 1 as before. From 5.19
+# on, the steered packets to CPU 1 from CPU 0 are queue 0's on CPU 1 (built
+# in its poll on CPU 0), and none the other way. rps_cpus back to 0 after.
+rps_phase() {
+  name=$1 nic=$2 guest_ip=$3 qok=yes
+  rps=/sys/class/net/$nic/queues/rx-0/rps_cpus
+  echo "--- phase $name: udp into $nic, rx queue 0 steered to CPU 1 (rps_cpus 2)"
+  settle "$nic"
+  if ! queues_checked "$scrape"; then
+    echo "$name: not run: the exporter is not expected to have netif_rx_queue_packets_total ($expect)"
+    return
+  fi
+  before=$scrape
+  driver_before=$driver
+  dropped_before=$(softnet_dropped)
+  if ! echo 2 >"$rps"; then
+    fail "$name: $rps refused 2"
+    return
+  fi
+  echo "$name: $rps: $(cat "$rps"), rx-1: $(cat "/sys/class/net/$nic/queues/rx-1/rps_cpus")"
+  ask "SEND udp $guest_ip $rps_ports $rps_count $udp_payload"
+  asked=$?
+  [ $asked = 0 ] && settle "$nic"
+  # Restored whatever happened: later checks count with RPS off.
+  echo 0 >"$rps" || fail "$name: $rps refused 0"
+  if [ $asked != 0 ]; then
+    fail "$name: no answer from the host's sender (got '$reply')"
+    return
+  fi
+  echo "host: $reply"
+  sent_datagrams='' sent_tap_tx_dropped='' sent_error=''
+  for kv in $reply; do
+    case $kv in
+      [a-z]*=*) eval "sent_${kv%%=*}=\"${kv#*=}\"" ;;
+    esac
+  done
+  [ -n "$sent_error" ] && fail "$name: the host's sender: $sent_error"
+  after=$scrape
+  driver_after=$driver
+  dropped=$(($(softnet_dropped) - dropped_before))
+  queue_cells "$name" "$nic"
+  echo "$name sent: $sent_datagrams datagrams ($sent_tap_tx_dropped dropped by the host's tap); queues' sum $qsum, device packets $dev_packets; steered 0->1 $s10, 1->0 $s01; softnet dropped +$dropped"
+  [ "$driver0" -gt 0 ] || { fail "$name: queue 0 received nothing: nothing to steer"; qok=no; }
+  [ "$q0cpu0" = 0 ] || { fail "$name: queue 0: $q0cpu0 packets on CPU 0, RPS sends them to CPU 1"; qok=no; }
+  [ "$q0cpu1" = "$driver0" ] ||
+    { fail "$name: queue 0: $q0cpu1 packets on CPU 1, the driver's rx_queue_0 has $driver0 frames (softnet dropped +$dropped)"; qok=no; }
+  [ "$q1cpu0" = 0 ] || { fail "$name: queue 1: $q1cpu0 packets on CPU 0"; qok=no; }
+  [ "$q1cpu1" = "$driver1" ] ||
+    { fail "$name: queue 1: $q1cpu1 packets on CPU 1, the driver's rx_queue_1 has $driver1 frames"; qok=no; }
+  [ "$qsum" = "$dev_packets" ] ||
+    { fail "$name: the queues sum to $qsum packets, $nic has $dev_packets"; qok=no; }
+  if [ "${sent_tap_tx_dropped:-0}" = 0 ]; then
+    [ "$qsum" = "$sent_datagrams" ] ||
+      { fail "$name: the queues sum to $qsum packets, the host sent $sent_datagrams"; qok=no; }
+  fi
+  if [ $steering = yes ]; then
+    [ "$s10" = "$q0cpu1" ] ||
+      { fail "$name: $s10 packets steered to CPU 1 from CPU 0, queue 0 has $q0cpu1 on CPU 1"; qok=no; }
+    if [ "$s01" != 0 ] || [ "$s_all" != "$s10" ]; then
+      fail "$name: $s_all packets steered, $s01 of them to CPU 0 from CPU 1: only queue 0's to CPU 1"
+      qok=no
+    fi
+  fi
+  queue_fact "$name"
+  if [ $qok = yes ] && [ $steering = yes ]; then
+    ok "$name: queue 0 on CPU 1, its counts the driver's; $s10 steered to CPU 1 from 0, queue 0's there"
+  elif [ $qok = yes ]; then
+    ok "$name: queue 0 on CPU 1, its counts the driver's; no steered family before 5.19"
+  fi
 }
 
 started=$(cut -d ' ' -f 1 /proc/uptime)
@@ -488,6 +716,7 @@ phase a-tcp "$nic_a" a tcp 198.51.100.2
 phase a-udp "$nic_a" a udp 198.51.100.2
 phase b-tcp "$nic_b" b tcp 203.0.113.2
 phase b-udp "$nic_b" b udp 203.0.113.2
+rps_phase a-rps "$nic_a" 198.51.100.2
 echo "DONE" >&3
 
 # CPU 1 offline and back: the NICs' series on CPU 1 keep their counts (the
