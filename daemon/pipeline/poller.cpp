@@ -159,6 +159,9 @@ Poller::Outcome<std::optional<PollResult>> Poller::read_and_run_step(
   append(errors, std::move(read.errors));
   if (!read.value) return {std::nullopt, std::move(errors)};
   links.after = host_links_();
+  if (links.after != links.before) {
+    append(errors, read_new_host_slots(*links.before, *links.after, *read.value));
+  }
   append(errors, read_names(*read.value));
   links.ask_kernel = kernel_link_name;
 
@@ -253,6 +256,7 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
   // the counts of devices deleted while no exporter ran, which the step
   // then finds gone and moves to the removed counts.
   std::vector<std::uint32_t> ifindexes = ifindexes_of(links);
+  slots_read_all_ = read_every_slot_;
   if (read_every_slot_) {
     for (std::uint32_t ifindex = 1; ifindex < reader_.host_slots(); ++ifindex) {
       if (links.count(ifindex) == 0) ifindexes.push_back(ifindex);
@@ -286,6 +290,25 @@ Poller::Outcome<std::optional<MapContents>> Poller::read_maps(const LinkView& li
   std::vector<PollError> drain_errors = drain_netns_blocks();
   carried_.add_to(contents);
   return {std::move(contents), std::move(drain_errors)};
+}
+
+std::vector<PollError> Poller::read_new_host_slots(const LinkView& before, const LinkView& after,
+                                                   MapContents& contents) {
+  if (slots_read_all_) return {};
+  // A device that came while the maps were read may have counted already
+  // (in the probe's total, read first): its slot too, or the poll is short.
+  std::vector<std::uint32_t> ifindexes;
+  for (const auto& [ifindex, info] : after) {
+    if (ifindex < reader_.host_slots() && before.count(ifindex) == 0) ifindexes.push_back(ifindex);
+  }
+  if (ifindexes.empty()) return {};
+  const std::vector<std::uint32_t> gone = step_.gone_ifindexes();  // read already
+  std::erase_if(ifindexes, [&gone](std::uint32_t ifindex) {
+    return std::find(gone.begin(), gone.end(), ifindex) != gone.end();
+  });
+  auto slots = reader_.read_host_slots(ifindexes);
+  std::move(slots.value.begin(), slots.value.end(), std::back_inserter(contents.host_slots));
+  return poll_errors(slots.errors, "map_read");
 }
 
 std::vector<PollError> Poller::read_names(MapContents& contents) {

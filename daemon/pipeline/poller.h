@@ -142,6 +142,10 @@ class Poller {
   std::vector<PollError> forget_removed_device(std::uint32_t ifindex);
   // Nullopt when the counters could not be read.
   Outcome<std::optional<MapContents>> read_maps(const LinkView& links);
+  // Adds the slots of the devices in `after` (the view taken after the read)
+  // that `before` did not have to `contents`.
+  std::vector<PollError> read_new_host_slots(const LinkView& before, const LinkView& after,
+                                             MapContents& contents);
   // The names the probe recorded, in every-namespace mode only.
   std::vector<PollError> read_names(MapContents& contents);
   std::vector<PollError> apply_deletions(const std::vector<MapDeletion>& deletions);
@@ -178,6 +182,7 @@ class Poller {
   std::vector<netif_rx_counters> persisted_removed_;  // as last written to the map
   CarriedDevices carried_;
   bool read_every_slot_ = true;              // the first read: see read_maps
+  bool slots_read_all_ = false;              // this poll's read took every slot
   std::optional<NetnsBlocks> netns_blocks_;  // namespaces: all, with blocks
   // Waited on before a retired block is drained (made with netns_blocks_,
   // while the thread may still create maps).

@@ -248,3 +248,77 @@ TEST_F(PollerTest, TheNapiSourceGetsNoDeviceOutsideThePerCpuClass) {
 
 }  // namespace
 }  // namespace netif_rx
+
+namespace netif_rx {
+namespace {
+
+// The own namespace's array of slots, and link views that change while a
+// poll reads the maps.
+class PollerHostSlotsTest : public ::testing::Test {
+ protected:
+  static constexpr std::uint32_t kSlots = 16;
+
+  PollerHostSlotsTest() {
+    const std::vector<netif_rx_counters> zeros(kCpus);
+    for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot)
+      totals_->put_array(slot, zeros);
+    for (std::uint32_t ifindex = 0; ifindex < kSlots; ++ifindex) slots_->put_array(ifindex, zeros);
+    PollerOptions options;
+    options.host_netns_inum = kHostNetns;
+    poller_ = std::make_unique<Poller>(
+        MapReader(ProbeMaps{counters_, names_, totals_, slots_, kHostNetns, kSlots, nullptr,
+                            nullptr, 0, 1, 1},
+                  kCpus),
+        options,
+        [this] {
+          const auto view = views_.at(std::min(next_view_, views_.size() - 1));
+          ++next_view_;
+          return view;
+        },
+        store_, observer_, removals_);
+  }
+
+  // `packets` on CPU 0 in the slot of `ifindex`, and in the probe's total.
+  void count(std::uint32_t ifindex, std::uint64_t packets) {
+    std::vector<netif_rx_counters> values(kCpus);
+    values[0].skbs = packets;
+    slots_->put_array(ifindex, values);
+    const std::uint32_t counted = NETIF_RX_SLOT_COUNTED;
+    totals_->put_array(counted, values);
+  }
+
+  std::shared_ptr<FakeBpfMap> counters_ = std::make_shared<FakeBpfMap>(
+      "device_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<FakeBpfMap> names_ = std::make_shared<FakeBpfMap>(
+      "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
+  std::shared_ptr<FakeBpfMap> totals_ = std::make_shared<FakeBpfMap>(
+      "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<FakeBpfMap> slots_ = std::make_shared<FakeBpfMap>(
+      "host_counters", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  std::shared_ptr<RemovalQueue> removals_ = std::make_shared<RemovalQueue>();
+  std::vector<std::shared_ptr<const LinkView>> views_;
+  std::size_t next_view_ = 0;
+  SnapshotStore store_;
+  RecordingObserver observer_;
+  std::unique_ptr<Poller> poller_;
+};
+
+// A device created while the poll read the maps, which counted at once: the
+// view taken before the read lacks it, the one after has it. Its slot is
+// read too, so that the poll is not short of the probe's total.
+TEST_F(PollerHostSlotsTest, ADeviceNewDuringThePollIsReadToo) {
+  const auto before = std::make_shared<const LinkView>(LinkView{{1, {"lo", 1}}});
+  const auto after = std::make_shared<const LinkView>(LinkView{{1, {"lo", 1}}, {5, {"new0", 2}}});
+  views_ = {before, before, before, after};  // the first poll reads every slot: a quiet one first
+  ASSERT_TRUE(poller_->poll_once());
+  count(5, 3);
+  ASSERT_TRUE(poller_->poll_once());
+  const auto snapshot = store_.latest();
+  ASSERT_EQ(snapshot->devices.size(), 1U);
+  EXPECT_EQ(snapshot->devices[0].name, "new0");
+  EXPECT_EQ(snapshot->devices[0].per_cpu[0].skbs, 3U);  // one element: the sum over CPUs
+  EXPECT_EQ(snapshot->counted_per_cpu[0].skbs, 3U);
+}
+
+}  // namespace
+}  // namespace netif_rx
