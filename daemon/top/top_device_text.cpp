@@ -58,6 +58,11 @@ void append_matrix(std::vector<std::string>& lines, const QueueMatrix& matrix, d
     }
     lines.push_back(line);
   }
+  if (matrix.left_out_queues > 0) {
+    lines.push_back(std::to_string(matrix.left_out_queues) +
+                    " more queues left out: the matrix is limited to " +
+                    std::to_string(kMaxQueueMatrixCells) + " cells");
+  }
   if (fits < matrix.cpus.size()) {
     const std::size_t left = matrix.cpus.size() - fits;
     lines.push_back(std::to_string(left) + (left == 1 ? " CPU" : " CPUs") + " more (to cpu " +

@@ -62,7 +62,11 @@ void append_queue_matrix(std::string& out, const QueueMatrix& matrix, double spa
     }
     out += ",\"packets\":[" + counts + "],\"packets_per_second\":[" + rates + "]}";
   }
-  out += "]}";
+  out += "]";
+  if (matrix.left_out_queues > 0) {
+    out += ",\"left_out_queues\":" + std::to_string(matrix.left_out_queues);
+  }
+  out += "}";
 }
 
 }  // namespace

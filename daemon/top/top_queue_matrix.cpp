@@ -17,7 +17,7 @@ QueueMatrix compute_queue_matrix(const TopReading& before, const TopReading& aft
                                  const TopDeviceId& id) {
   QueueMatrix matrix;
   const auto found = after.queues.find(id);
-  if (found == after.queues.end()) return matrix;
+  if (found == after.queues.end() || found->second.empty()) return matrix;
   std::set<unsigned> queues;
   std::set<unsigned> cpus;
   for (const auto& [pair, total] : found->second) {
@@ -26,6 +26,11 @@ QueueMatrix compute_queue_matrix(const TopReading& before, const TopReading& aft
   }
   matrix.queues.assign(queues.begin(), queues.end());
   matrix.cpus.assign(cpus.begin(), cpus.end());
+  const std::size_t max_rows = kMaxQueueMatrixCells / matrix.cpus.size();
+  if (matrix.queues.size() > max_rows) {
+    matrix.left_out_queues = matrix.queues.size() - max_rows;
+    matrix.queues.resize(max_rows);
+  }
   matrix.packets.assign(matrix.queues.size(), std::vector<std::uint64_t>(matrix.cpus.size(), 0));
 
   const auto earlier = before.queues.find(id);
@@ -34,6 +39,7 @@ QueueMatrix compute_queue_matrix(const TopReading& before, const TopReading& aft
                                     sorted.begin());
   };
   for (const auto& [pair, total] : found->second) {
+    if (!std::binary_search(matrix.queues.begin(), matrix.queues.end(), pair.queue)) continue;
     std::uint64_t previous = 0;
     if (earlier != before.queues.end()) {
       if (const auto at = earlier->second.find(pair); at != earlier->second.end())

@@ -119,6 +119,19 @@ TEST(TopQueueMatrix, RejectsMalformedQueueSeries) {
             "missing");
 }
 
+TEST(TopQueueMatrix, AHostilePageCannotMakeItUnbounded) {
+  // 2,048 queues on 1,024 CPUs each: 2M cells asked for, 1M kept.
+  TopReading after;
+  TopQueueCounters& eth0 = after.queues[{"eth0", ""}];
+  for (unsigned i = 0; i < 2048; ++i) eth0[{i, i % 1024}] = 1;
+  const QueueMatrix matrix = compute_queue_matrix({}, after, {"eth0", ""});
+  EXPECT_EQ(matrix.cpus.size(), 1024U);
+  EXPECT_EQ(matrix.queues.size(), 1024U);
+  EXPECT_EQ(matrix.left_out_queues, 1024U);
+  EXPECT_EQ(matrix.queues.back(), 1023U);
+  EXPECT_EQ(matrix.total(), 1024U);
+}
+
 TEST(TopDeviceSelection, KeepsTheNamedDeviceWithItsMatrix) {
   const TopReading before = reading_from_exposition(page(1));
   const TopReading after = reading_from_exposition(page(2));
