@@ -8,9 +8,11 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/check_drivers.h"
 #include "app/check_map_read.h"
 #include "app/check_report.h"
 #include "app/kernel_requirement.h"
+#include "app/nic_sysfs.h"
 #include "config/config.h"
 #include "devices/netns.h"
 #include "drops/drop_reasons.h"
@@ -188,6 +190,9 @@ CheckResult check_steering(const CliOptions& cli) {
           what + " (queue_mapping for drivers that record a queue; alloc_cpu for steering)", ""};
 }
 
+// Lines past this many NICs are summed up in one.
+constexpr std::size_t kMaxNicLines = 64;
+
 }  // namespace
 
 int run_check(const CliOptions& cli) {
@@ -225,6 +230,9 @@ int run_check(const CliOptions& cli) {
   results.push_back(check_drop_reasons(cli));
   results.push_back(check_napi_polls(cli));
   results.push_back(check_steering(cli));
+  for (auto& result : check_driver_lines(scan_nics("/sys/class/net", kMaxNicLines))) {
+    results.push_back(std::move(result));
+  }
   for (const auto& text : cli.listen_addresses) {
     try {
       check_can_listen(parse_listen_address(text));

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "config/config.h"
+#include "top/top_device_selection.h"
 #include "top/top_histogram.h"
 #include "top/top_http_client.h"
 #include "top/top_json.h"
@@ -64,7 +65,7 @@ class TopRunner {
       std::fprintf(stderr, "netif_rx_exporter: interrupted before the span ended\n");
       return 130;
     }
-    const RateTable table = compute_rate_table(before, source_.read());
+    const RateTable table = table_between(before, source_.read());
     write_all(STDOUT_FILENO, render(table, ""));
     return 0;
   }
@@ -77,10 +78,10 @@ class TopRunner {
     TopReading before = source_.read();
     if (terminal) {
       const unsigned width = terminal_width(STDOUT_FILENO);
+      const std::string what = options_.device ? "device " + printable(*options_.device)
+                                               : std::string("packets per device and CPU");
       screen.draw(
-          fit_to_width("packets per device and CPU, from " + source_.describe() + "; " + hint,
-                       width) +
-          "\n\n" +
+          fit_to_width(what + ", from " + source_.describe() + "; " + hint, width) + "\n\n" +
           fit_to_width("the first table comes in " + format_duration(options_.interval), width) +
           "\n");
     }
@@ -95,7 +96,7 @@ class TopRunner {
         continue;
       }
       TopReading after = source_.read();
-      shown = compute_rate_table(before, after);
+      shown = table_between(before, after);
       if (!screen.draw(render(*shown, hint))) return 0;  // the reader went away
       before = std::move(after);
       deadline += options_.interval;
@@ -104,6 +105,12 @@ class TopRunner {
   }
 
  private:
+  RateTable table_between(const TopReading& before, const TopReading& after) const {
+    RateTable table = compute_rate_table(before, after);
+    if (options_.device) select_device(table, before, after, *options_.device);
+    return table;
+  }
+
   std::string render(const RateTable& table, const std::string& hint) const {
     if (options_.output == TopOutput::json) return render_json(table, source_.describe());
     HistogramLayout layout;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "top/top_device_text.h"
 #include "util/printable.h"
 
 namespace netif_rx {
@@ -15,10 +16,6 @@ std::string printf_string(const char* format, double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, value);
   return buf;
-}
-
-std::string format_rate(double per_second) {
-  return printf_string(per_second < 100 ? "%.1f" : "%.0f", per_second);
 }
 
 std::string format_span(double seconds) {
@@ -52,9 +49,9 @@ std::string device_title(const TopDeviceRows& device, double span) {
   return title;
 }
 
-// Drawn: packets or drops in the span.
-bool shown(const TopDeviceRows& device) {
-  return device.delta.packets > 0 || !device.drops.empty();
+// Drawn: packets or drops in the span, or the device asked for (--device).
+bool shown(const RateTable& table, const TopDeviceRows& device) {
+  return table.device || device.delta.packets > 0 || !device.drops.empty();
 }
 
 // "dropped 42 (8.4/s): NO_SOCKET 40, SOCKET_RCVBUFF 2"
@@ -71,7 +68,8 @@ std::string drops_line(const TopDeviceRows& device, double span) {
   return text;
 }
 
-// The rows that lhist would print: from the first to the last CPU with packets.
+// The rows that lhist would print: from the first to the last CPU with packets
+// (first > last when none had any: a device asked for by --device may be idle).
 std::pair<std::size_t, std::size_t> busy_range(const TopDeviceRows& device) {
   std::size_t first = device.cpus.size();
   std::size_t last = 0;
@@ -80,10 +78,15 @@ std::pair<std::size_t, std::size_t> busy_range(const TopDeviceRows& device) {
     first = std::min(first, i);
     last = i;
   }
+  if (first == device.cpus.size()) return {1, 0};  // none: an empty range
   return {first, last};
 }
 
 }  // namespace
+
+std::string format_rate(double per_second) {
+  return printf_string(per_second < 100 ? "%.1f" : "%.0f", per_second);
+}
 
 std::string format_bytes(double bytes) {
   static constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
@@ -110,8 +113,10 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
   std::string out;
   const auto line = [&](const std::string& text) { out += fit_to_width(text, width) + "\n"; };
 
-  std::string title = "packets per device and CPU over " + format_span(table.span_seconds) +
-                      ", from " + printable(layout.source);
+  std::string title =
+      (table.device ? "device " + printable(*table.device) + " by CPU, RX queue and drop reason"
+                    : std::string("packets per device and CPU")) +
+      " over " + format_span(table.span_seconds) + ", from " + printable(layout.source);
   if (!layout.hint.empty()) title += "; " + layout.hint;
   line(title);
 
@@ -120,7 +125,7 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
   std::size_t count_width = 1;
   std::size_t idle = 0;
   for (const TopDeviceRows& device : table.devices) {
-    if (!shown(device)) {
+    if (!shown(table, device)) {
       ++idle;
       continue;
     }
@@ -135,10 +140,10 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
   const std::size_t bar_width = width > fixed ? width - fixed : 1;
 
   for (const TopDeviceRows& device : table.devices) {
-    if (!shown(device)) continue;
+    if (!shown(table, device)) continue;
     out += "\n";
     line(device_title(device, table.span_seconds));
-    if (!device.drops.empty()) line(drops_line(device, table.span_seconds));
+    if (!device.drops.empty() && !table.device) line(drops_line(device, table.span_seconds));
     const auto [first, last] = busy_range(device);
     std::uint64_t most = 0;
     for (const TopCpuRow& row : device.cpus) most = std::max(most, row.delta.packets);
@@ -152,6 +157,14 @@ std::string render_histogram(const RateTable& table, const HistogramLayout& layo
            pad_left(std::to_string(row.delta.packets), count_width) + " |" + std::string(bar, '@') +
            std::string(bar_width - bar, ' ') + "|");
     }
+    if (table.device) {
+      for (const std::string& detail : device_detail_lines(table, device, width)) line(detail);
+    }
+  }
+  if (table.device && table.devices.empty()) {
+    out += "\n";
+    line("no device " + printable(*table.device) + " in this reading");
+    return out;
   }
   if (idle == table.devices.size()) {
     out += "\n";

@@ -19,6 +19,9 @@ struct HistogramLayout {
 // first to its last CPU with packets, as lhist's buckets do.
 std::string render_histogram(const RateTable& table, const HistogramLayout& layout);
 
+// "8.4", "1500": a rate per second, one decimal below 100.
+std::string format_rate(double per_second);
+
 // "512 B", "1.5 kB", "2.3 MB": decimal units.
 std::string format_bytes(double bytes);
 

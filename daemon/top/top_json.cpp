@@ -31,6 +31,44 @@ void append_counts(std::string& out, const TopCounters& delta, double span) {
   out += ",\"bytes_per_second\":" + json_number(per_second(delta.bytes, span));
 }
 
+// A device's drops per second by reason, in the table's order (most first).
+void append_drop_rates(std::string& out, const TopDeviceRows& device, double span) {
+  out += ",\"drops_per_second\":{";
+  bool first = true;
+  for (const TopDropRow& row : device.drops) {
+    out += (first ? "" : ",") + json_string(row.reason) + ":" +
+           json_number(per_second(row.delta, span));
+    first = false;
+  }
+  out += "}";
+}
+
+// "queues":{"cpus":[0,1],"rows":[{"queue":0,"packets":[9,0],
+// "packets_per_second":[4.5,0]}]}: each row's arrays follow "cpus".
+void append_queue_matrix(std::string& out, const QueueMatrix& matrix, double span) {
+  out += ",\"queues\":{\"cpus\":[";
+  for (std::size_t column = 0; column < matrix.cpus.size(); ++column) {
+    out += (column ? "," : "") + std::to_string(matrix.cpus[column]);
+  }
+  out += "],\"rows\":[";
+  for (std::size_t row = 0; row < matrix.queues.size(); ++row) {
+    out += (row ? ",{" : "{") + std::string("\"queue\":") + std::to_string(matrix.queues[row]);
+    std::string counts;
+    std::string rates;
+    for (std::size_t column = 0; column < matrix.cpus.size(); ++column) {
+      const std::uint64_t packets = matrix.packets[row][column];
+      counts += (column ? "," : "") + std::to_string(packets);
+      rates += (column ? "," : "") + json_number(per_second(packets, span));
+    }
+    out += ",\"packets\":[" + counts + "],\"packets_per_second\":[" + rates + "]}";
+  }
+  out += "]";
+  if (matrix.left_out_queues > 0) {
+    out += ",\"left_out_queues\":" + std::to_string(matrix.left_out_queues);
+  }
+  out += "}";
+}
+
 }  // namespace
 
 std::string json_string(const std::string& text) {
@@ -45,6 +83,11 @@ std::string render_json(const RateTable& table, const std::string& source) {
   std::string out = "{\"source\":" + json_string(source);
   out += ",\"span_seconds\":" + json_number(span);
   out += std::string(",\"per_cpu\":") + (table.per_cpu ? "true" : "false");
+  if (table.device) out += ",\"device\":" + json_string(*table.device);
+  if (!table.drops_absent.empty()) out += ",\"drops_absent\":" + json_string(table.drops_absent);
+  if (!table.queues_absent.empty()) {
+    out += ",\"queues_absent\":" + json_string(table.queues_absent);
+  }
   out += ",\"devices\":[";
   bool first_device = true;
   for (const TopDeviceRows& device : table.devices) {
@@ -63,6 +106,11 @@ std::string render_json(const RateTable& table, const std::string& source) {
         first_reason = false;
       }
       out += "}";
+      append_drop_rates(out, device, span);
+    }
+    if (const auto matrix = table.queue_matrices.find(device.id);
+        matrix != table.queue_matrices.end()) {
+      append_queue_matrix(out, matrix->second, span);
     }
     out += ",\"cpus\":[";
     bool first_cpu = true;

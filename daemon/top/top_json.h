@@ -15,7 +15,12 @@ namespace netif_rx {
 //  "bytes_total":..}]}]}
 // Devices in the table's order (busiest first), every CPU of each. Without
 // per-CPU data, "per_cpu" is false and each device has one element with
-// "cpu": null.
+// "cpu": null. A device that dropped has "drops" (counts by reason) and
+// "drops_per_second"; with --device, "device" names it and each of its
+// devices has "queues" (its queue -> CPU matrix: "cpus", and "rows" of
+// "queue", "packets" and "packets_per_second" by those CPUs) when the
+// source has queues. "drops_absent" and "queues_absent" say why a source
+// has none.
 std::string render_json(const RateTable& table, const std::string& source);
 
 // `text` as a JSON string literal, quotes included.

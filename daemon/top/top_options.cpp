@@ -7,6 +7,7 @@
 
 #include "cli/flag_parser.h"
 #include "top/http_url.h"
+#include "util/printable.h"
 
 namespace netif_rx {
 namespace {
@@ -29,6 +30,17 @@ void check_url(const std::string& value) {
     throw CliError("--from: '" + value +
                    "' is not an http:// or https:// URL; give a running exporter's metrics URL, "
                    "such as http://localhost:19100/metrics (credentials go in --from.user)");
+  }
+}
+
+// A kernel name is 1 to 15 bytes; the exporter's label of it can be longer
+// (escaped bytes), never empty or this long.
+constexpr std::size_t kMaxDeviceLabel = 256;
+
+void check_device_name(const std::string& value) {
+  if (value.empty() || value.size() > kMaxDeviceLabel) {
+    throw CliError("--device: '" + printable(value.substr(0, 32)) +
+                   "' is not a device name, as the exporter's device label has it");
   }
 }
 
@@ -93,6 +105,11 @@ TopOptions parse_top_options(const std::vector<std::string>& args) {
          } else {
            throw CliError("--output: '" + v + "' is not one of text, json");
          }
+       }},
+      {"--device",
+       [&](const std::string& v) {
+         check_device_name(v);
+         options.device = v;
        }},
       {"--from",
        [&](const std::string& v) {
@@ -163,6 +180,9 @@ Flags:
                                100ms to 1h).
       --output=FORMAT          text (bars) or json (one JSON document per
                                table, one line each).
+      --device=NAME            One device only: its CPUs, its RX queue -> CPU
+                               matrix (packets/s) and its drops by reason
+                               (/s). Queues and drops need --from.
       --from=URL               Read a running exporter's metrics instead of
                                loading the probe, e.g.
                                http://localhost:19100/metrics or https://...

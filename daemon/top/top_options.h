@@ -31,6 +31,9 @@ struct TopOptions {
   // The span of the --once table; defaults to `interval`.
   std::optional<Milliseconds> duration;
   TopOutput output = TopOutput::text;
+  // One device's view (--device): its CPUs, its RX queue -> CPU matrix and
+  // its drops by reason; unset: every device's CPUs.
+  std::optional<std::string> device;
   // A running exporter's metrics URL (http:// or https://); unset: load the probe.
   std::optional<std::string> from;
   TopFromOptions from_options;

@@ -61,6 +61,8 @@ RateTable compute_rate_table(const TopReading& before, const TopReading& after) 
   table.span_seconds = span_seconds(before, after);
   table.per_cpu = after.per_cpu;
   table.cpus = after.cpus;
+  table.drops_absent = after.drops_absent;
+  table.queues_absent = after.queues_absent;
 
   for (const auto& [id, after_cpus] : after.devices) {
     TopDeviceRows device{id, {}, {}, {}};

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "top/top_queue_matrix.h"
 #include "top/top_reading.h"
 
 namespace netif_rx {
@@ -41,6 +43,14 @@ struct RateTable {
   std::vector<unsigned> cpus;
   // Most packets first, then most bytes, then by name and namespace.
   std::vector<TopDeviceRows> devices;
+  // Why the source has no drops (queues) at all; empty when it has them.
+  std::string drops_absent;
+  std::string queues_absent;
+  // --device: the name asked for; `devices` holds only its devices (one per
+  // namespace), idle or not, each with its matrix in `queue_matrices` when
+  // the source has queues.
+  std::optional<std::string> device;
+  std::map<TopDeviceId, QueueMatrix> queue_matrices;
 };
 
 // The span between two readings: the exporter's poll times when both have

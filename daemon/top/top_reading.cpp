@@ -13,6 +13,9 @@ constexpr std::string_view kPackets = "netif_rx_packets_total";
 constexpr std::string_view kBytes = "netif_rx_bytes_total";
 constexpr std::string_view kDrops = "netif_rx_drops_total";
 constexpr std::string_view kUntracked = "netif_rx_untracked_packets_total";
+constexpr std::string_view kDropsUntracked = "netif_rx_untracked_drops_total";
+constexpr std::string_view kQueues = "netif_rx_queue_packets_total";
+constexpr std::string_view kQueuesUntracked = "netif_rx_queue_untracked_packets_total";
 constexpr std::string_view kPolledAt = "netif_rx_exporter_last_poll_timestamp_seconds";
 
 std::string describe(const ExpositionSample& sample) {
@@ -34,21 +37,50 @@ std::uint64_t counter_value(const ExpositionSample& sample) {
   return static_cast<std::uint64_t>(sample.value);
 }
 
-std::optional<unsigned> cpu_of(const ExpositionSample& sample) {
-  const auto found = sample.labels.find("cpu");
+// The number in label `name` ("cpu", "queue"); nullopt when it is missing.
+std::optional<unsigned> number_label(const ExpositionSample& sample, const std::string& name) {
+  const auto found = sample.labels.find(name);
   if (found == sample.labels.end()) return std::nullopt;
   const std::string& text = found->second;
   if (text.empty() || text.size() > 9 ||
       !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    throw ExpositionParseError(describe(sample) + ": cpu '" + text + "' is not a CPU number");
+    throw ExpositionParseError(describe(sample) + ": " + name + " '" + text + "' is not a " +
+                               (name == "cpu" ? "CPU" : name) + " number");
   }
   return static_cast<unsigned>(std::stoul(text));
+}
+
+std::optional<unsigned> cpu_of(const ExpositionSample& sample) {
+  return number_label(sample, "cpu");
+}
+
+TopDeviceId device_of(const ExpositionSample& sample) {
+  const auto device = sample.labels.find("device");
+  if (device == sample.labels.end()) {
+    throw ExpositionParseError(describe(sample) + ": the device label is missing");
+  }
+  const auto netns = sample.labels.find("netns");
+  return {device->second, netns == sample.labels.end() ? "" : netns->second};
+}
+
+// A sample of netif_rx_queue_packets_total into `reading`.
+void add_queue_sample(TopReading& reading, const ExpositionSample& sample) {
+  const std::optional<unsigned> queue = number_label(sample, "queue");
+  const std::optional<unsigned> cpu = cpu_of(sample);
+  if (!queue || !cpu) {
+    throw ExpositionParseError(describe(sample) + ": the queue or cpu label is missing");
+  }
+  reading.queues[device_of(sample)][{*queue, *cpu}] = counter_value(sample);
 }
 
 }  // namespace
 
 TopReading reading_from_snapshot(const Snapshot& snapshot, bool netns_label) {
   TopReading reading;
+  // The probe that top loads counts packets only; the exporter attaches the
+  // drop counter and reads the queue maps.
+  reading.drops_absent = "top's own probe counts no drops; read an exporter with --from";
+  reading.queues_absent = "top's own probe reads no RX queues; read an exporter with --from";
   // The present CPUs, and those that left while a device holds counts there.
   reading.cpus = snapshot.cpus;
   for (const DeviceSeries& device : snapshot.devices) {
@@ -76,6 +108,8 @@ TopReading reading_from_snapshot(const Snapshot& snapshot, bool netns_label) {
 TopReading reading_from_exposition(std::string_view text) {
   TopReading reading;
   std::set<unsigned> cpus;
+  bool seen_drops = false;
+  bool seen_queues = false;
   bool seen_exporter = false;
   bool seen_with_cpu = false;
   bool seen_without_cpu = false;
@@ -98,19 +132,26 @@ TopReading reading_from_exposition(std::string_view text) {
       if (device == sample.labels.end() || reason == sample.labels.end()) {
         throw ExpositionParseError(describe(sample) + ": the device or reason label is missing");
       }
-      const auto netns = sample.labels.find("netns");
-      TopDeviceId id{device->second, netns == sample.labels.end() ? "" : netns->second};
-      reading.drops[id][reason->second] = counter_value(sample);
+      reading.drops[device_of(sample)][reason->second] = counter_value(sample);
+      seen_drops = true;
+      continue;
+    }
+    if (sample.name == kDropsUntracked) {
+      seen_drops = true;
+      continue;
+    }
+    if (sample.name == kQueues) {
+      add_queue_sample(reading, sample);
+      seen_queues = true;
+      continue;
+    }
+    if (sample.name == kQueuesUntracked) {
+      seen_queues = true;
       continue;
     }
     const bool packets = sample.name == kPackets;
     if (!packets && sample.name != kBytes) continue;
-    const auto device = sample.labels.find("device");
-    if (device == sample.labels.end()) {
-      throw ExpositionParseError(describe(sample) + ": the device label is missing");
-    }
-    const auto netns = sample.labels.find("netns");
-    TopDeviceId id{device->second, netns == sample.labels.end() ? "" : netns->second};
+    const TopDeviceId id = device_of(sample);
     const std::optional<unsigned> cpu = cpu_of(sample);
     (cpu ? seen_with_cpu : seen_without_cpu) = true;
     if (cpu) cpus.insert(*cpu);
@@ -133,6 +174,15 @@ TopReading reading_from_exposition(std::string_view text) {
   }
   reading.per_cpu = seen_with_cpu;
   reading.cpus.assign(cpus.begin(), cpus.end());
+  if (!seen_drops) {
+    reading.drops_absent =
+        "the exporter serves no netif_rx_drops_total (its kernel is older than 5.17, or it has "
+        "no drop counter)";
+  }
+  if (!seen_queues) {
+    reading.queues_absent =
+        "the exporter serves no netif_rx_queue_packets_total (a version that predates it)";
+  }
   return reading;
 }
 

@@ -163,6 +163,30 @@ TEST_F(TopCommandTest, FromARunningExporterGivesTheSameNumbersAsItsMetrics) {
   EXPECT_EQ(top.out().rfind("{\"source\":" + std::string("\"") + url + "\"", 0), 0U);
 }
 
+// --device: only that device, and its queue matrix from the exporter's
+// netif_rx_queue_packets_total; a veth records no RX queue, which top says.
+TEST_F(TopCommandTest, FromAnExporterOneDeviceSaysWhatItsDriverRecords) {
+  ExporterProcess exporter("poll_interval: 100ms\nper_cpu:\n  include: ['" + device() + "']\n");
+  ASSERT_TRUE(exporter.wait_ready()) << "the exporter did not become ready; its log says why:\n"
+                                     << exporter.log();
+  constexpr int kCount = 181;
+  const std::string url = "http://127.0.0.1:" + std::to_string(exporter.port()) + "/metrics";
+  TopProcess top({"top", "--once", "--duration=3s", "--from", url, "--device", device()});
+  run_with_traffic(top, kCount);
+  if (HasFatalFailure()) return;
+
+  const std::string& out = top.out();
+  EXPECT_EQ(out.rfind("device " + device() + " by CPU, RX queue and drop reason over ", 0), 0U)
+      << out;
+  EXPECT_NE(out.find("\n" + device() + ": " + std::to_string(kCount) + " packets"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("\nlo: "), std::string::npos) << "only the device asked for:\n" << out;
+  // The exporter serves the queue family; the veth has no series in it.
+  EXPECT_NE(out.find("\nRX queues: none: its driver records none"), std::string::npos) << out;
+  EXPECT_EQ(out.find("RX queues: not shown"), std::string::npos) << out;
+}
+
 // By default a veth is not of the per-CPU class: top shows its totals, one row
 // without a CPU, the same as /metrics.
 TEST_F(TopCommandTest, FromAnExporterThatSumsTheDeviceShowsItsTotals) {

@@ -76,9 +76,47 @@ TEST(TopJsonDrops, ADevicesDropsByReason) {
                            {{"NO_SOCKET", 4}, {"SOCKET_RCVBUFF", 1}}});
   const std::string json = render_json(table, "the probe");
   EXPECT_NE(json.find("\"bytes_per_second\":100,\"drops\":{\"NO_SOCKET\":4,\"SOCKET_RCVBUFF\":1},"
-                      "\"cpus\":["),
+                      "\"drops_per_second\":{\"NO_SOCKET\":4,\"SOCKET_RCVBUFF\":1},\"cpus\":["),
             std::string::npos)
       << json;
+}
+
+TEST(TopJsonDrops, DropRatesAreOverTheSpan) {
+  RateTable table;
+  table.span_seconds = 2;
+  table.devices.push_back({{"eth0", ""}, {}, {}, {{"NO_SOCKET", 5}}});
+  const std::string json = render_json(table, "the probe");
+  EXPECT_NE(json.find("\"drops_per_second\":{\"NO_SOCKET\":2.5}"), std::string::npos) << json;
+}
+
+TEST(TopJsonDevice, TheSelectedDevicesQueueMatrix) {
+  RateTable table;
+  table.span_seconds = 2;
+  table.device = "eth0";
+  table.drops_absent = "no drop counter";
+  table.devices.push_back({{"eth0", ""}, {}, {}, {}});
+  table.queue_matrices[{"eth0", ""}] = {{0, 1}, {0, 3}, {{10, 0}, {1, 7}}};
+  const std::string json = render_json(table, "the probe");
+  EXPECT_NE(json.find("\"per_cpu\":true,\"device\":\"eth0\",\"drops_absent\":\"no drop counter\","
+                      "\"devices\":["),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"queues\":{\"cpus\":[0,3],\"rows\":["
+                      "{\"queue\":0,\"packets\":[10,0],\"packets_per_second\":[5,0]},"
+                      "{\"queue\":1,\"packets\":[1,7],\"packets_per_second\":[0.5,3.5]}]}"),
+            std::string::npos)
+      << json;
+}
+
+TEST(TopJsonDevice, SaysWhyTheSourceHasNoQueues) {
+  RateTable table;
+  table.device = "eth0";
+  table.queues_absent = "top's own probe reads no RX queues";
+  table.devices.push_back({{"eth0", ""}, {}, {}, {}});
+  const std::string json = render_json(table, "the probe");
+  EXPECT_NE(json.find("\"queues_absent\":\"top's own probe reads no RX queues\""),
+            std::string::npos);
+  EXPECT_EQ(json.find("\"queues\":"), std::string::npos) << json;
 }
 
 }  // namespace

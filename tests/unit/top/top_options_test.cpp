@@ -47,6 +47,16 @@ TEST(TopOptions, FromConfigAndBtf) {
   EXPECT_EQ(local.btf_path, "/boot/vmlinux.btf");
 }
 
+TEST(TopOptions, Device) {
+  EXPECT_EQ(parse_top_options({}).device, std::nullopt);
+  EXPECT_EQ(parse_top_options({"--device=eth0"}).device, "eth0");
+  EXPECT_EQ(parse_top_options({"--device", "ens1f0np0", "--once"}).device, "ens1f0np0");
+  EXPECT_EQ(error_of({"--device="}),
+            "--device: '' is not a device name, as the exporter's device label has it");
+  EXPECT_EQ(error_of({"--device=\x1b[2J" + std::string(300, 'x')}).substr(0, 30),
+            "--device: '\\x1b[2Jxxxxxxxxxxxx");
+}
+
 TEST(TopOptions, Help) {
   EXPECT_TRUE(parse_top_options({"--help"}).show_help);
   EXPECT_TRUE(parse_top_options({"-h"}).show_help);
