@@ -540,7 +540,11 @@ void Poller::run() {
         if (removal_pending_) {
           removal_pending_ = false;
           lock.unlock();
-          report(apply_removals());  // counted; the next poll decides its own success
+          // Kept in the map at once: a crash must not find the entries gone
+          // and their counts nowhere (the next poll may be a whole interval away).
+          std::vector<PollError> errors = apply_removals();
+          append(errors, persist_removed());
+          report(errors);  // counted; the next poll decides its own success
           continue;
         }
         // A new interval: the next poll is one new interval after the last.

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "probe/fake_bpf_map.h"
@@ -73,7 +76,7 @@ class PollerTest : public ::testing::Test {
   std::shared_ptr<RemovalQueue> removals_ = std::make_shared<RemovalQueue>();
   SnapshotStore store_;
   RecordingObserver observer_;
-  int successes_ = 0;
+  std::atomic<int> successes_ = 0;  // set by the polling thread
   std::unique_ptr<Poller> poller_;
 };
 
@@ -132,6 +135,26 @@ TEST_F(PollerTest, AQueuedRemovalDeletesTheEntryBeforeTheRead) {
   const std::uint32_t slot = NETIF_RX_SLOT_REMOVED;
   ASSERT_EQ(totals_->lookup(&slot, kept.data()), 0);
   EXPECT_EQ(kept[0].skbs, 1U);
+}
+
+// A removal the link watcher queues between two polls: the polling thread
+// deletes the entry at once and keeps its counts in the map at once too, not
+// at the next poll, so that a crash in between does not lose them.
+TEST_F(PollerTest, AQueuedRemovalBetweenPollsIsKeptInTheMapAtOnce) {
+  ASSERT_TRUE(poller_->poll_once());
+  poller_->start();  // the next poll an interval (a second) later
+  add_host_device(kLoopbackIfindex);
+  removals_->push(kLoopbackIfindex);
+  std::vector<netif_rx_counters> kept(kCpus);
+  const std::uint32_t slot = NETIF_RX_SLOT_REMOVED;
+  for (int i = 0; i < 200 && kept[0].skbs == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(totals_->lookup(&slot, kept.data()), 0);
+  }
+  EXPECT_EQ(kept[0].skbs, 1U);
+  EXPECT_FALSE(counters_->contains(netif_rx_device_key{kHostNetns, kLoopbackIfindex, 0}));
+  EXPECT_EQ(successes_, 1);  // no poll meanwhile
+  poller_->stop();
 }
 
 // A pinned probe adopted: the removed counts of the exporter before go on.
