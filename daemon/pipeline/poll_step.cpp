@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <tuple>
 
@@ -303,6 +304,7 @@ void PollStep::keep_newest_per_name(PollResult& result, const std::vector<Series
   }
   std::vector<DeviceSeries> kept;
   kept.reserve(devices.size());
+  std::vector<DeviceSeries> unplaced;  // renamed: sorted in at the end
   for (const SortKey& key : sorted) {
     DeviceSeries& device = devices[key.index];
     if (kept.empty() || kept.back().key.netns_inum != device.key.netns_inum ||
@@ -311,14 +313,31 @@ void PollStep::keep_newest_per_name(PollResult& result, const std::vector<Series
       continue;
     }
     // An older device under a name a newer one holds. In the exporter's
-    // namespace the kernel's names are unique (a rename caught half-way, or
-    // two names with one label value): left out, not removed.
-    if (device.key.netns_inum == options_.host_netns_inum) continue;
+    // namespace the kernel's names are unique (a rename caught half-way
+    // between the link view and a name asked of the kernel): not removed,
+    // and not left out either (its counts would be missing from the poll):
+    // shown by its ifindex for this poll.
+    if (device.key.netns_inum == options_.host_netns_inum) {
+      device.name = unnamed_label(device.key);
+      unplaced.push_back(std::move(device));
+      continue;
+    }
     result.deletions.push_back(
         {device.key, MapDeletion::Scope::device, device.name + " is a newer device's name"});
     account_removed(device.key, device.per_cpu);
   }
+  if (!unplaced.empty()) {
+    std::move(unplaced.begin(), unplaced.end(), std::back_inserter(kept));
+    std::sort(kept.begin(), kept.end(), [](const DeviceSeries& a, const DeviceSeries& b) {
+      return std::tie(a.name, a.key.netns_inum) < std::tie(b.name, b.key.netns_inum);
+    });
+  }
   devices = std::move(kept);
+}
+
+std::string PollStep::unnamed_label(const netif_rx_device_key& key) {
+  // Never a device's name: the kernel refuses names with spaces.
+  return "(ifindex " + std::to_string(key.ifindex) + ")";
 }
 
 std::optional<std::string> PollStep::exported_label(const std::string& name) {
@@ -411,8 +430,11 @@ PollStep::Named PollStep::name_other_device(const DeviceCounters& device, const 
   }
   // The probe records the name before creating the entry: a name missing at
   // two polls was deleted while the entry was re-created. Removing the entry
-  // makes the device's next packet record its name again.
-  if (unnamed_.insert(device.key).second) return {};
+  // makes the device's next packet record its name again. At the first, it is
+  // shown by its ifindex: its counts are not left out of the poll.
+  if (unnamed_.insert(device.key).second) {
+    return {exported_label(unnamed_label(device.key)), false, {}, {}};
+  }
   return {
       {}, false, MapDeletion{device.key, MapDeletion::Scope::device, "no name for two polls"}, {}};
 }

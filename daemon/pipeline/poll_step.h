@@ -209,6 +209,8 @@ class PollStep {
   void subtract_removed(const std::vector<netif_rx_counters>& per_cpu);
   Named name_other_device(const DeviceCounters& device, const DeviceNames& names,
                           Clock::time_point now);
+  // The label of a device shown without its name for one poll: "(ifindex N)".
+  static std::string unnamed_label(const netif_rx_device_key& key);
   // The label value of `name` when the device filters export it.
   std::optional<std::string> exported_label(const std::string& name);
   // Records the reading of an entry in this poll (`slot`: in an array slot).
