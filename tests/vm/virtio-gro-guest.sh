@@ -180,6 +180,17 @@ fact nic_a "$nic_a"
 fact nic_b "$nic_b"
 
 virtio_of() { basename "$(readlink "/sys/class/net/$1/device")"; }
+# take_host_reply: the host sender's answer in $reply (key=value words),
+# printed, each key set as sent_KEY.
+take_host_reply() {
+  echo "host: $reply"
+  for kv in $reply; do
+    case $kv in
+      [a-z]*=*) eval "sent_${kv%%=*}=\"${kv#*=}\"" ;;
+    esac
+  done
+}
+
 # rx_irq NIC QUEUE: the interrupt of the NIC's rx queue (virtioN-input.Q).
 rx_irq() {
   awk -v name="$(virtio_of "$1")-input.$2" '$NF == name { sub(":", "", $1); print $1 }' /proc/interrupts
@@ -452,16 +463,11 @@ phase() {
     kill $receivers 2>/dev/null
     return
   fi
-  echo "host: $reply"
   # The host's figures: sent_conns, sent_segs (every segment sent,
   # retransmits included: in the totals), sent_payload, sent_retrans_segs,
   # sent_l3_bytes, sent_datagrams, sent_tap_tx_dropped, sent_error ...
   sent_error=
-  for kv in $reply; do
-    case $kv in
-      [a-z]*=*) eval "sent_${kv%%=*}=\"${kv#*=}\"" ;;
-    esac
-  done
+  take_host_reply
   [ -n "$sent_error" ] && fail "$name: the host's sender: $sent_error"
   if [ -n "$receivers" ]; then
     for _ in $(seq 1 100); do
@@ -477,12 +483,7 @@ phase() {
   # The host's totals now that the traffic ended (what it sent after its
   # sockets closed, a reset to a late retransmit, included).
   if ask TOTAL; then
-    echo "host: $reply"
-    for kv in $reply; do
-      case $kv in
-        [a-z]*=*) eval "sent_${kv%%=*}=\"${kv#*=}\"" ;;
-      esac
-    done
+    take_host_reply
   else
     fail "$name: no totals from the host's sender (got '$reply')"
   fi
@@ -669,13 +670,8 @@ rps_phase() {
     fail "$name: no answer from the host's sender (got '$reply')"
     return
   fi
-  echo "host: $reply"
   sent_datagrams='' sent_tap_tx_dropped='' sent_error=''
-  for kv in $reply; do
-    case $kv in
-      [a-z]*=*) eval "sent_${kv%%=*}=\"${kv#*=}\"" ;;
-    esac
-  done
+  take_host_reply
   [ -n "$sent_error" ] && fail "$name: the host's sender: $sent_error"
   after=$scrape
   driver_after=$driver

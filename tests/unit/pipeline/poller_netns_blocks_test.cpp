@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/fake_probe_maps.h"
 #include "pipeline/poller.h"
 #include "probe/fake_bpf_map.h"
 
@@ -42,8 +43,6 @@ std::vector<netif_rx_counters> skbs_on(unsigned cpu, std::uint64_t skbs) {
 class PollerNetnsBlocksTest : public ::testing::Test {
  protected:
   PollerNetnsBlocksTest() {
-    for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot)
-      totals_->put_array(slot, std::vector<netif_rx_counters>(kCpus));
     for (std::uint32_t index = 0; index < kTableSize; ++index)
       table_->put(index, netif_rx_netns_block{});
     for (std::uint32_t slot = 0; slot < kBlocks * kBlockSlots; ++slot)
@@ -93,12 +92,10 @@ class PollerNetnsBlocksTest : public ::testing::Test {
     slots_->put_array(block * kBlockSlots + ifindex, skbs_on(cpu, skbs));
   }
 
-  std::shared_ptr<FakeBpfMap> counters_ = std::make_shared<FakeBpfMap>(
-      "device_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
-  std::shared_ptr<FakeBpfMap> names_ = std::make_shared<FakeBpfMap>(
-      "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
-  std::shared_ptr<FakeBpfMap> totals_ = std::make_shared<FakeBpfMap>(
-      "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  test::FakeProbeMaps maps_{kCpus};
+  std::shared_ptr<FakeBpfMap> counters_ = maps_.counters;
+  std::shared_ptr<FakeBpfMap> names_ = maps_.names;
+  std::shared_ptr<FakeBpfMap> totals_ = maps_.totals;
   std::shared_ptr<FakeBpfMap> table_ = std::make_shared<FakeBpfMap>(
       "netns_table", sizeof(std::uint32_t), sizeof(netif_rx_netns_block));
   std::shared_ptr<FakeBpfMap> slots_ = std::make_shared<FakeBpfMap>(

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "pipeline/fake_probe_maps.h"
 #include "probe/fake_bpf_map.h"
 
 namespace netif_rx {
@@ -43,9 +44,6 @@ constexpr std::size_t kSlotsReadByAPoll = NETIF_RX_PROBE_TOTALS_SLOTS - 1;
 class PollerTest : public ::testing::Test {
  protected:
   PollerTest() {
-    const std::vector<netif_rx_counters> zeros(kCpus);
-    for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot)
-      totals_->put_array(slot, zeros);
     PollerOptions options;
     options.host_netns_inum = kHostNetns;
     options.per_cpu.devices = PerCpuDevices::all;  // the snapshot keeps each CPU's counts
@@ -67,12 +65,10 @@ class PollerTest : public ::testing::Test {
     return store_.latest() != before;
   }
 
-  std::shared_ptr<FakeBpfMap> counters_ = std::make_shared<FakeBpfMap>(
-      "device_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
-  std::shared_ptr<FakeBpfMap> names_ = std::make_shared<FakeBpfMap>(
-      "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
-  std::shared_ptr<FakeBpfMap> totals_ = std::make_shared<FakeBpfMap>(
-      "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  test::FakeProbeMaps maps_{kCpus};
+  std::shared_ptr<FakeBpfMap> counters_ = maps_.counters;
+  std::shared_ptr<FakeBpfMap> names_ = maps_.names;
+  std::shared_ptr<FakeBpfMap> totals_ = maps_.totals;
   std::shared_ptr<RemovalQueue> removals_ = std::make_shared<RemovalQueue>();
   SnapshotStore store_;
   RecordingObserver observer_;
@@ -282,10 +278,8 @@ class PollerHostSlotsTest : public ::testing::Test {
   static constexpr std::uint32_t kSlots = 16;
 
   PollerHostSlotsTest() {
-    const std::vector<netif_rx_counters> zeros(kCpus);
-    for (std::uint32_t slot = 0; slot < NETIF_RX_PROBE_TOTALS_SLOTS; ++slot)
-      totals_->put_array(slot, zeros);
-    for (std::uint32_t ifindex = 0; ifindex < kSlots; ++ifindex) slots_->put_array(ifindex, zeros);
+    for (std::uint32_t ifindex = 0; ifindex < kSlots; ++ifindex)
+      slots_->put_array(ifindex, std::vector<netif_rx_counters>(kCpus));
     PollerOptions options;
     options.host_netns_inum = kHostNetns;
     poller_ = std::make_unique<Poller>(
@@ -310,12 +304,10 @@ class PollerHostSlotsTest : public ::testing::Test {
     totals_->put_array(counted, values);
   }
 
-  std::shared_ptr<FakeBpfMap> counters_ = std::make_shared<FakeBpfMap>(
-      "device_counters", sizeof(netif_rx_device_key), kCpus * sizeof(netif_rx_counters));
-  std::shared_ptr<FakeBpfMap> names_ = std::make_shared<FakeBpfMap>(
-      "device_names", sizeof(netif_rx_device_key), sizeof(netif_rx_device_name));
-  std::shared_ptr<FakeBpfMap> totals_ = std::make_shared<FakeBpfMap>(
-      "probe_totals", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
+  test::FakeProbeMaps maps_{kCpus};
+  std::shared_ptr<FakeBpfMap> counters_ = maps_.counters;
+  std::shared_ptr<FakeBpfMap> names_ = maps_.names;
+  std::shared_ptr<FakeBpfMap> totals_ = maps_.totals;
   std::shared_ptr<FakeBpfMap> slots_ = std::make_shared<FakeBpfMap>(
       "host_counters", sizeof(std::uint32_t), kCpus * sizeof(netif_rx_counters));
   std::shared_ptr<RemovalQueue> removals_ = std::make_shared<RemovalQueue>();

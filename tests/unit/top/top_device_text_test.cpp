@@ -28,16 +28,19 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
+// The matrix and drops of selected_table()'s device, as the view writes them.
+constexpr const char* kMatrixAndDrops =
+    "RX queue -> CPU, packets/s (rows: queues, columns: CPUs):\n"
+    "queue  cpu 0  cpu 2\n"
+    "    0    500      .\n"
+    "    1    0.5   1000\n"
+    "drops by reason, per second:\n"
+    "  NO_SOCKET       8.0\n"
+    "  SOCKET_RCVBUFF  0.5\n";
+
 TEST(TopDeviceText, MatrixAndDropsPerSecond) {
   const RateTable table = selected_table();
-  EXPECT_EQ(joined(device_detail_lines(table, table.devices[0], 80)),
-            "RX queue -> CPU, packets/s (rows: queues, columns: CPUs):\n"
-            "queue  cpu 0  cpu 2\n"
-            "    0    500      .\n"
-            "    1    0.5   1000\n"
-            "drops by reason, per second:\n"
-            "  NO_SOCKET       8.0\n"
-            "  SOCKET_RCVBUFF  0.5\n");
+  EXPECT_EQ(joined(device_detail_lines(table, table.devices[0], 80)), kMatrixAndDrops);
 }
 
 TEST(TopDeviceText, ColumnsThatDoNotFitAreCounted) {
@@ -80,14 +83,8 @@ TEST(TopDeviceText, TheHistogramDrawsTheSelectedDevice) {
             "eth0: 3000 packets (1500/s), 390.0 kB (195.0 kB/s)\n"
             "[0, 1) 1000 |@@@@@@@@@@@@@@@@@@@@@@@                       |\n"
             "[1, 2)    0 |                                              |\n"
-            "[2, 3) 2000 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-            "RX queue -> CPU, packets/s (rows: queues, columns: CPUs):\n"
-            "queue  cpu 0  cpu 2\n"
-            "    0    500      .\n"
-            "    1    0.5   1000\n"
-            "drops by reason, per second:\n"
-            "  NO_SOCKET       8.0\n"
-            "  SOCKET_RCVBUFF  0.5\n");
+            "[2, 3) 2000 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n" +
+                std::string(kMatrixAndDrops));
 }
 
 TEST(TopDeviceText, AnIdleOrMissingDevice) {
