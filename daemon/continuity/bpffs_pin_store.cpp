@@ -13,12 +13,27 @@
 #include "continuity/probe_error.h"
 #include "util/errno_text.h"
 #include "util/log.h"
+#include "util/test_hook.h"
 
 namespace netif_rx {
 namespace {
 
 // The ending of a pin staged to replace another (BpffsPinStore::replace).
 constexpr std::string_view kStagedSuffix = "_staged";  // no dot: bpffs refuses dots in names
+
+// Why `path` could not be pinned, with what to do when the BPF filesystem is
+// full (pins are kernel memory, charged to the exporter's cgroup).
+ProbeError pin_failed(const std::string& path, int error) {
+  std::string message = "pinning " + path + " failed: " + errno_text(error);
+  if (error == ENOSPC || error == ENOMEM || error == EDQUOT) {
+    message +=
+        ": the BPF filesystem cannot hold the probe's pins; remove pins nothing uses there "
+        "(`netif_rx_exporter unpin --bpf.pin-path=DIR` for an exporter's), give the exporter's "
+        "cgroup more memory, or start without --bpf.pin-path (counts then start from zero at "
+        "each restart)";
+  }
+  return ProbeError(message);
+}
 
 }  // namespace
 
@@ -49,9 +64,12 @@ void BpffsPinStore::keep(const std::string& name, int fd) {
   if (::mkdir(directory_.c_str(), 0700) != 0 && errno != EEXIST) {
     throw ProbeError("cannot create " + directory_ + ": " + errno_text(errno));
   }
-  if (bpf_obj_pin(fd, where(name).c_str()) != 0) {
-    throw ProbeError("pinning " + where(name) + " failed: " + errno_text(errno));
-  }
+  // A full BPF filesystem (its inodes are kernel memory, charged to the
+  // cgroup): NETIF_RX_TEST_FAIL=pin.no_space in the test build.
+  const int error = test_fail("pin.no_space")                   ? ENOSPC
+                    : bpf_obj_pin(fd, where(name).c_str()) != 0 ? errno
+                                                                : 0;
+  if (error != 0) throw pin_failed(where(name), error);
 }
 
 void BpffsPinStore::replace(const std::string& name, int fd) {
@@ -61,8 +79,7 @@ void BpffsPinStore::replace(const std::string& name, int fd) {
   const std::string staged = where(name) + std::string(kStagedSuffix);
   if (::unlink(staged.c_str()) != 0 && errno != ENOENT)
     throw ProbeError("removing the pin " + staged + " failed: " + errno_text(errno));
-  if (bpf_obj_pin(fd, staged.c_str()) != 0)
-    throw ProbeError("pinning " + staged + " failed: " + errno_text(errno));
+  if (bpf_obj_pin(fd, staged.c_str()) != 0) throw pin_failed(staged, errno);
   if (::rename(staged.c_str(), where(name).c_str()) != 0) {
     const int error = errno;
     ::unlink(staged.c_str());

@@ -1,5 +1,5 @@
 // The exporter where the machine gives little: a pin directory on a
-// read-only BPF filesystem is refused in one line; with 64 file descriptors
+// read-only BPF filesystem, or on a full one, is refused in one line; with 64 file descriptors
 // it starts, serves, and outlasts a flood of connections that takes them all.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -11,11 +11,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "exporter_process.h"
+#include "private_bpffs.h"
 #include "series_query.h"
 
 namespace netif_rx::test {
@@ -60,6 +62,33 @@ TEST(TightResources, APinDirectoryOnAReadOnlyMountIsRefusedInOneLine) {
   EXPECT_NE(line.find("Read-only file system"), std::string::npos) << line;
   EXPECT_NE(line.find("--bpf.pin-path"), std::string::npos) << line;
   EXPECT_NE(exporter.stop(), 0);
+}
+
+// A BPF filesystem that cannot hold another pin (the test build's fail
+// point gives the pin ENOSPC): the start is refused in one line that says
+// what to do, and no pin of the half-made probe is left behind.
+TEST(TightResources, AFullBpfFilesystemIsRefusedInOneLine) {
+  ASSERT_EQ(::geteuid(), 0U) << "the integration tests load BPF: run them as root";
+  PrivateBpffs bpffs;
+  ASSERT_TRUE(bpffs.mounted()) << "mounting a BPF filesystem failed";
+  ExporterProcess exporter("poll_interval: 100ms\n", {"--bpf.pin-path=" + bpffs.pin_path()}, "", {},
+                           "", {"NETIF_RX_TEST_FAIL=pin.no_space"});
+  EXPECT_FALSE(exporter.wait_ready());
+  const std::string log = exporter.log();
+  ASSERT_NE(log.find("test failure at pin.no_space"), std::string::npos)
+      << "the exporter under test has no fail points (the sanitizer build has them)\n"
+      << log;
+  const std::size_t at = log.find("No space left on device");
+  ASSERT_NE(at, std::string::npos) << log;
+  const std::size_t begin = log.rfind('\n', at) + 1;
+  const std::string line = log.substr(begin, log.find('\n', at) - begin);
+  std::printf("refused: %s\n", line.c_str());
+  EXPECT_NE(line.find("unpin --bpf.pin-path="), std::string::npos) << line;
+  EXPECT_NE(line.find("start without --bpf.pin-path"), std::string::npos) << line;
+  EXPECT_NE(exporter.stop(), 0);
+  std::error_code ignored;
+  EXPECT_FALSE(std::filesystem::exists(bpffs.layout_dir() + "/link", ignored));
+  EXPECT_FALSE(std::filesystem::exists(bpffs.layout_dir() + "/program", ignored));
 }
 
 // Connections held open to `port`, at most `count`, closed at the end.
