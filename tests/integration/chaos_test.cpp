@@ -15,7 +15,7 @@
 // losing ("Crash windows"), and none may count a packet twice. A watch scrapes
 // every exporter all along: no counter of the pinned probe may go down.
 //
-// NETIF_RX_CHAOS_ROUNDS (default 26, two per window) sets the number of
+// NETIF_RX_CHAOS_ROUNDS (default 13, one per window) sets the number of
 // rounds (make chaos ROUNDS=500), NETIF_RX_CHAOS_SEED the random seed.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -161,7 +161,7 @@ TEST_F(ChaosTest, RandomKillsLoseNothingOutsideTheListedWindowsAndNeverCountTwic
 #ifndef NETIF_RX_TEST_HOOKS
   GTEST_SKIP() << "the named points exist only in the sanitizer build (NETIF_RX_TEST_HOOKS)";
 #else
-  const int rounds = env_int("NETIF_RX_CHAOS_ROUNDS", 26);
+  const int rounds = env_int("NETIF_RX_CHAOS_ROUNDS", 13);
   const unsigned seed = static_cast<unsigned>(
       env_int("NETIF_RX_CHAOS_SEED", static_cast<int>(std::random_device{}() & 0x7fffffff)));
   std::mt19937 random(seed);
