@@ -5,7 +5,9 @@
 #   build-deb.sh OUT_DIR [ARCH]
 # ARCH (default: this machine's) arm64 on another machine: a cross build with clang against
 # Debian's arm64 packages in a sysroot (scripts/arm64-sysroot.sh), see debian/rules.
-# Prints the .deb's path last. Exit status 1 on a build failure or a lintian error.
+# Prints the .deb's path last. Exit status 1 on a build failure or a lintian error. A package
+# already built from the same sources (names, contents, ARCH, DEB_BUILD_OPTIONS) is not built
+# again: its path is printed.
 set -euo pipefail
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,15 +27,41 @@ if [[ $arch != "$build_arch" ]]; then
   cross=(-a "$arch" -d)
 fi
 tree="$out_dir/src/$package-$version"
+deb_out="$out_dir/${package}_${version}_${arch}.deb"
+stamp="$deb_out.sources"
 
 # The files git tracks (and new ones it would track), as they are in the
-# working tree; a source tree without git is copied without its build dirs.
+# working tree, NUL-separated.
+source_files() {
+  (cd "$source_dir" && git ls-files -z --cached --others --exclude-standard |
+    xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh)
+}
+in_git=false
+git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1 && in_git=true
+
+# The package of these very sources is there already (make test builds it before its tests, and
+# the ctest package_deb, the systemd guest and the image then take it): their names and contents,
+# the architecture and the build options, hashed.
+fingerprint=
+if $in_git; then
+  fingerprint=$({
+    echo "$arch ${DEB_BUILD_OPTIONS:-}"
+    source_files | (cd "$source_dir" && tar --null -T - --mtime=@0 --owner=0 --group=0 \
+      --numeric-owner --sort=name -cf -)
+  } | sha256sum | cut -d' ' -f1)
+  if [[ -f "$deb_out" && -f "$stamp" && $(cat "$stamp") == "$fingerprint" ]]; then
+    echo "build-deb: $deb_out is of these sources already (built and checked by lintian then)"
+    echo "$deb_out"
+    exit 0
+  fi
+fi
+rm -f "$stamp"
+
+# A source tree without git is copied without its build dirs.
 rm -rf "$tree"
 mkdir -p "$tree"
-if git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  (cd "$source_dir" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-    tar --null -T - -cf -) | tar -C "$tree" -xf -
+if $in_git; then
+  source_files | (cd "$source_dir" && tar --null -T - -cf -) | tar -C "$tree" -xf -
 else
   tar -C "$source_dir" --exclude=./build --exclude=./.git -cf - . | tar -C "$tree" -xf -
 fi
@@ -71,5 +99,6 @@ if grep -q '^E: ' <<<"$lintian_out"; then
   exit 1
 fi
 cp -f "$deb" "$out_dir/"
+[[ -z "$fingerprint" ]] || echo "$fingerprint" >"$stamp"
 echo "build-deb: $(du -k "$deb" | cut -f1) KiB, installed size $(dpkg-deb -f "$deb" Installed-Size) KiB"
-echo "$out_dir/$(basename "$deb")"
+echo "$deb_out"
