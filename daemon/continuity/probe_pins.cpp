@@ -44,6 +44,18 @@ struct MapShape {
   std::uint32_t flags;
 };
 
+// Whether the pins hold two programs' parts: an exporter that died between
+// the renames of its re-pin (the read-only data, the program, then the link).
+// Their maps are the ones both counted in, so they are adopted; neither
+// program counts (the control map names the dead exporter's), which
+// generation 0 makes the next start say.
+bool pins_of_two_programs(int program_fd, std::uint32_t program_id, std::uint32_t linked_id,
+                          std::uint32_t rodata_id) {
+  if (program_id != linked_id) return true;
+  const std::vector<std::uint32_t> used = map_ids_of(program_fd);
+  return rodata_id != 0 && std::find(used.begin(), used.end(), rodata_id) == used.end();
+}
+
 std::string describe(const MapShape& shape) {
   return "type " + std::to_string(shape.type) + ", key " + std::to_string(shape.key_size) +
          " bytes, value " + std::to_string(shape.value_size) + " bytes";
@@ -146,13 +158,11 @@ UniqueFd ProbePins::open_control() {
   return control;
 }
 
-std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
-                                             const std::vector<std::string>& program_names,
-                                             std::pair<std::size_t, std::size_t> generation_bytes) {
-  PinStore& store = *store_;
-  const std::vector<std::string> found = store.names();
-  if (found.empty()) return std::nullopt;
+namespace {
 
+// Throws when a pin of `found` is none that this exporter makes.
+void refuse_unknown_names(bpf_object* object, const PinStore& store,
+                          const std::vector<std::string>& found) {
   std::set<std::string> expected{kLinkPin, kProgramPin};
   bpf_map* map = nullptr;
   bpf_object__for_each_map(map, object) {
@@ -162,6 +172,18 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
     if (expected.count(name) == 0)
       throw foreign(store, name, "this exporter pins no such name in " + store.where());
   }
+}
+
+}  // namespace
+
+std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
+                                             const std::vector<std::string>& program_names,
+                                             std::pair<std::size_t, std::size_t> generation_bytes) {
+  PinStore& store = *store_;
+  const std::vector<std::string> found = store.names();
+  if (found.empty()) return std::nullopt;
+
+  refuse_unknown_names(object, store, found);
   const auto start_fresh = [&store](const std::string& why) {
     log::warn("replacing the pinned probe: the counts start from zero",
               {{"path", store.where()}, {"why", why}});
@@ -178,6 +200,7 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   std::optional<std::string> differs;
   std::optional<std::uint64_t> generation;
   std::uint32_t rodata_id = 0;  // of the pinned read-only data
+  bpf_map* map = nullptr;
   bpf_object__for_each_map(map, object) {
     if (!pinned_in_layout(map)) continue;
     const std::string name = pin_name(map);
@@ -213,16 +236,8 @@ std::optional<AdoptedProbe> ProbePins::adopt(bpf_object* object,
   length = sizeof(program_info);
   if (!program.valid() || bpf_obj_get_info_by_fd(program.get(), &program_info, &length) != 0)
     throw foreign(store, kProgramPin, "it cannot be opened as a BPF program");
-  // An exporter that died between the renames of its re-pin (the read-only
-  // data, the program, then the link) left pins of two programs: the maps
-  // are the ones both counted in, so they are adopted; neither program
-  // counts (the control map names the dead exporter's), which generation 0
-  // makes the next start say.
-  const std::vector<std::uint32_t> used = map_ids_of(program.get());
-  if (program_info.id != link_info.prog_id ||
-      (rodata_id != 0 && std::find(used.begin(), used.end(), rodata_id) == used.end())) {
+  if (pins_of_two_programs(program.get(), program_info.id, link_info.prog_id, rodata_id))
     generation = 0;
-  }
   const std::string program_name = program_info.name;
   if (std::find(program_names.begin(), program_names.end(), program_name) == program_names.end()) {
     const bool ours = program_name == "netif_rx_btf" || program_name == "netif_rx_tp";
