@@ -720,7 +720,10 @@ echo "DONE" >&3
 hotplug() {
   echo "--- CPU 1 offline and back"
   cpu1_series() {
-    echo "$1" | grep "^netif_rx_[a-z]*_total{.*cpu=\"1\"" | grep "device=\"\($nic_a\|$nic_b\)\"" | sort
+    # The packet families and the queue and steering ones (the NAPI families
+    # aside: a transmit completion may poll on CPU 1 once it is back).
+    echo "$1" | grep "^netif_rx_\([a-z]*\|queue_packets\|steered_packets\)_total{.*cpu=\"1\"" |
+      grep "device=\"\($nic_a\|$nic_b\)\"" | sort
   }
   held=$(cpu1_series "$(http_get /metrics)")
   if ! echo 0 >/sys/devices/system/cpu/cpu1/online; then
