@@ -16,9 +16,27 @@ command -v jsonnet >/dev/null || {
   exit 1
 }
 
+command -v python3 >/dev/null || {
+  echo "render.sh: 'python3' is not installed (Debian package: python3)" >&2
+  exit 1
+}
+
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-jsonnet -J "$here" -S -m "$out" --tla-code "config=$config" "$here/render.jsonnet" >/dev/null
+jsonnet -J "$here" --tla-code "config=$config" "$here/render.jsonnet" >"$out/rendered.json"
 mkdir -p "$root/dashboards" "$root/rules"
-cp "$out"/*.json "$root/dashboards/"
-cp "$out"/netif_rx_exporter.rules.yml "$root/rules/"
+# Each dashboard as JSON with two spaces of indentation, the rules file as rendered; each ends
+# with a newline.
+python3 - "$out/rendered.json" "$root" <<'PY'
+import json
+import sys
+
+rendered_path, root = sys.argv[1], sys.argv[2]
+with open(rendered_path, encoding="utf-8") as rendered_file:
+    rendered = json.load(rendered_file)
+for name, dashboard in rendered["dashboards"].items():
+    with open(f"{root}/dashboards/{name}", "w", encoding="utf-8") as out:
+        out.write(json.dumps(dashboard, indent=2, ensure_ascii=False) + "\n")
+with open(f"{root}/rules/netif_rx_exporter.rules.yml", "w", encoding="utf-8") as out:
+    out.write(rendered["rules"] + "\n")
+PY

@@ -3,33 +3,38 @@
 // comment:: as YAML comments. std.manifestYamlDoc would quote every key and drop the comments.
 local width = 100;
 
+// Whether `part` occurs in `text` (std.strReplace is native; std.findSubstr is not, and slow).
+local contains(text, part) = std.length(std.strReplace(text, part, '')) != std.length(text);
+
 local lines(text) = std.split(std.rstripChars(text, '\n'), '\n');
 
 // A plain YAML scalar when that reads back as the same string, JSON quotes otherwise.
 local scalar(s) =
   local str = std.toString(s);
   local plain = std.length(str) > 0
-                && std.member('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', str[0])
-                && std.length(std.findSubstr(': ', str)) == 0
-                && std.length(std.findSubstr(' #', str)) == 0
+                && contains('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', str[0])
+                && !contains(str, ': ')
+                && !contains(str, ' #')
                 && !std.endsWith(str, ':')
-                && std.length(std.findSubstr('\n', str)) == 0;
+                && !contains(str, '\n');
   if plain then str else std.escapeStringJson(str);
 
 // Greedy word wrap of a one-line text into lines of at most `room` characters.
-// A template action ({{ ... }}) stays on one line.
-local glue = std.char(1);
+// A template action ({{ ... }}) stays on one line: the pieces between spaces are glued back
+// while one is open ("{{" seen after the last "}}").
+local lastIndex(piece, pattern) =
+  local found = if contains(piece, pattern) then std.findSubstr(pattern, piece) else [];
+  if std.length(found) == 0 then -1 else found[std.length(found) - 1];
 local words(text) =
-  local step(acc, i) =
-    local c = text[i];
-    local inside = if c == '{' && i > 0 && text[i - 1] == '{' then true
-    else if c == '}' && i > 0 && text[i - 1] == '}' then false
-    else acc.inside;
-    { inside: inside, chars: acc.chars + [if c == ' ' && acc.inside then glue else c] };
-  local protected = std.join('', std.foldl(step,
-                                           std.range(0, std.length(text) - 1),
-                                           { inside: false, chars: [] }).chars);
-  [std.strReplace(w, glue, ' ') for w in std.split(protected, ' ')];
+  local step(acc, piece) =
+    local opens = lastIndex(piece, '{{');
+    local closes = lastIndex(piece, '}}');
+    local inside = if opens > closes then true else if closes > opens then false else acc.inside;
+    if acc.inside then
+      { inside: inside, words: acc.words[:std.length(acc.words) - 1] + [acc.words[std.length(acc.words) - 1] + ' ' + piece] }
+    else
+      { inside: inside, words: acc.words + [piece] };
+  std.foldl(step, std.split(text, ' '), { inside: false, words: [] }).words;
 
 local wrap(text, room) =
   local words_ = words(text);
@@ -46,7 +51,7 @@ local indented(prefix, ls) = [if l == '' then '' else prefix + l for l in ls];
 
 local field(indent, key, value) =
   local pad = std.repeat(' ', indent);
-  if std.isString(value) && std.length(std.findSubstr('\n', value)) > 0 then
+  if std.isString(value) && contains(value, '\n') then
     [pad + key + ': |'] + indented(pad + '  ', lines(value))
   else if key == 'description' && std.length(value) > width - indent - 2 - 13 then
     [pad + key + ': >-'] + indented(pad + '  ', wrap(value, width - indent - 2 - 2))
