@@ -5,9 +5,11 @@
 # namespaces pinned to CPU 1, and checks the exact per-CPU counts, the
 # capabilities of every thread, check's verdict, the default bpf_stats mode
 # and a SIGHUP reload; and a bond over two veth ports whose counts must go
-# on through enslave, release, bond down/up and the bond's deletion. Where
-# run-kernel.sh added the integration tests (6.1), their identity churn,
-# bond steps included, and their traffic shapes. Prints "ok: ..." / "FAIL: ..." lines and
+# on through enslave, release, bond down/up and the bond's deletion. Booted
+# with netif_rx_large_map (run-kernel.sh's large-map variant), only the
+# largest max_devices; with netif_rx_integration (its integration variant,
+# 6.1 in the matrix), only the integration tests' identity churn, bond steps
+# included, and their traffic shapes. Prints "ok: ..." / "FAIL: ..." lines and
 # "MATRIX key=value" lines for the table; exits 1 on any failure.
 exporter=/usr/local/bin/netif_rx_exporter
 port=19400
@@ -69,6 +71,60 @@ large_map() {
   cat /tmp/exporter.log
 }
 
+# The integration tests' identity churn (veths, a bridge, a bond, renames,
+# namespaces created and deleted, a full names map), their bond test (a
+# port enslaved, released, enslaved again, its bond deleted), with this
+# kernel's bonding driver: the bond steps must run, and pass; and their
+# namespace reuse test (a dead namespace's inode number reused: this kernel's
+# namespace salt must tell the two apart); and that salt against the
+# namespace's cookie (SO_NETNS_COOKIE), which it must be where the kernel sets
+# the cookie at namespace setup (5.12+).
+integration_churn() {
+  echo "--- integration tests: identity churn"
+  churn_started=$(cut -d ' ' -f 1 /proc/uptime)
+  /usr/local/bin/integration_tests \
+    --gtest_filter='IdentityChurnTest.*:LiveDeviceEventsTest.Bond*:NamespaceReuse.*:NetnsIdentity.TheProbesSalt*' \
+    >/tmp/churn.log 2>&1
+  churn_status=$?
+  cat /tmp/churn.log
+  churn_seconds=$(awk -v start="$churn_started" '{printf "%.1f", $1 - start}' /proc/uptime)
+  churn_line=$(grep -m 1 '^identity churn: [0-9]* rounds' /tmp/churn.log)
+  if grep -q 'no bonding driver' /tmp/churn.log; then
+    fail "integration churn: the bond steps were left out"
+  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 4 tests' /tmp/churn.log || [ -z "$churn_line" ]; then
+    fail "integration churn: exit status $churn_status: $(grep -m 1 'FAILED\|Failure' /tmp/churn.log)"
+  else
+    ok "integration churn, bond, namespace reuse and salt identity tests: passed"
+  fi
+  fact churn "${churn_line:-none} (exit status $churn_status, $churn_seconds s)"
+  fact netns_reuse "$(grep -m 1 '^namespace reuse: (netns' /tmp/churn.log || echo none)"
+  fact salt_identity "$(grep -m 1 '^identity: salt' /tmp/churn.log || echo none)"
+  echo "integration churn: $churn_seconds s"
+}
+
+# The integration tests' traffic shapes (tests/integration/traffic_shapes_test.cpp)
+# with this kernel's drivers, which the host running make test may lack:
+# VXLAN, Geneve and GRE aggregates on their underlay, VLAN and QinQ tags in
+# the payload, IPsec tunnel mode, looped-back multicast and macvlan's
+# copies. Every test must run here: a skip is a failure.
+traffic_shapes() {
+  echo "--- integration tests: traffic shapes"
+  shapes_started=$(cut -d ' ' -f 1 /proc/uptime)
+  /usr/local/bin/integration_tests --gtest_filter='TrafficShapesTest.*' >/tmp/shapes.log 2>&1
+  shapes_status=$?
+  cat /tmp/shapes.log
+  shapes_seconds=$(awk -v start="$shapes_started" '{printf "%.1f", $1 - start}' /proc/uptime)
+  if grep -q 'SKIPPED \]' /tmp/shapes.log; then
+    fail "traffic shapes: skipped here: $(grep -m 1 'this kernel' /tmp/shapes.log)"
+  elif [ $shapes_status != 0 ] || ! grep -q '^\[  PASSED  \] 7 tests' /tmp/shapes.log; then
+    fail "traffic shapes: exit status $shapes_status: $(grep -m 1 'FAILED\|Failure' /tmp/shapes.log)"
+  else
+    ok "traffic shapes (VXLAN, Geneve, GRE, VLAN, QinQ, IPsec, multicast loopback): passed"
+  fi
+  fact traffic_shapes "exit status $shapes_status, $shapes_seconds s"
+  echo "traffic shapes: $shapes_seconds s"
+}
+
 fact kernel "$(uname -r)"
 fact unprivileged_bpf_disabled "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 [ -e /sys/kernel/btf/vmlinux ] || fail "no /sys/kernel/btf/vmlinux"
@@ -87,6 +143,14 @@ done
 # only the first namespace gets them, as on a node that sets this.
 [ -e /proc/sys/net/core/fb_tunnels_only_for_init_net ] &&
   echo 2 >/proc/sys/net/core/fb_tunnels_only_for_init_net
+# The integration boot: the integration tests alone, then the verdict.
+if grep -q netif_rx_integration /proc/cmdline; then
+  integration_churn
+  traffic_shapes
+  [ $failures = 0 ] && exit 0
+  echo "$failures failures"
+  exit 1
+fi
 
 # Two namespaces joined by a veth pair; static neighbours and no IPv6, so
 # that only the pings cross it.
@@ -414,64 +478,8 @@ THREADS
   cat /tmp/exporter.log
 }
 
-# The integration tests' identity churn (veths, a bridge, a bond, renames,
-# namespaces created and deleted, a full names map), their bond test (a
-# port enslaved, released, enslaved again, its bond deleted), with this
-# kernel's bonding driver: the bond steps must run, and pass; and their
-# namespace reuse test (a dead namespace's inode number reused: this kernel's
-# namespace salt must tell the two apart); and that salt against the
-# namespace's cookie (SO_NETNS_COOKIE), which it must be where the kernel sets
-# the cookie at namespace setup (5.12+).
-integration_churn() {
-  echo "--- integration tests: identity churn"
-  churn_started=$(cut -d ' ' -f 1 /proc/uptime)
-  /usr/local/bin/integration_tests \
-    --gtest_filter='IdentityChurnTest.*:LiveDeviceEventsTest.Bond*:NamespaceReuse.*:NetnsIdentity.TheProbesSalt*' \
-    >/tmp/churn.log 2>&1
-  churn_status=$?
-  cat /tmp/churn.log
-  churn_seconds=$(awk -v start="$churn_started" '{printf "%.1f", $1 - start}' /proc/uptime)
-  churn_line=$(grep -m 1 '^identity churn: [0-9]* rounds' /tmp/churn.log)
-  if grep -q 'no bonding driver' /tmp/churn.log; then
-    fail "integration churn: the bond steps were left out"
-  elif [ $churn_status != 0 ] || ! grep -q '^\[  PASSED  \] 4 tests' /tmp/churn.log || [ -z "$churn_line" ]; then
-    fail "integration churn: exit status $churn_status: $(grep -m 1 'FAILED\|Failure' /tmp/churn.log)"
-  else
-    ok "integration churn, bond, namespace reuse and salt identity tests: passed"
-  fi
-  fact churn "${churn_line:-none} (exit status $churn_status, $churn_seconds s)"
-  fact netns_reuse "$(grep -m 1 '^namespace reuse: (netns' /tmp/churn.log || echo none)"
-  fact salt_identity "$(grep -m 1 '^identity: salt' /tmp/churn.log || echo none)"
-  echo "integration churn: $churn_seconds s"
-}
-
-# The integration tests' traffic shapes (tests/integration/traffic_shapes_test.cpp)
-# with this kernel's drivers, which the host running make test may lack:
-# VXLAN, Geneve and GRE aggregates on their underlay, VLAN and QinQ tags in
-# the payload, IPsec tunnel mode, looped-back multicast and macvlan's
-# copies. Every test must run here: a skip is a failure.
-traffic_shapes() {
-  echo "--- integration tests: traffic shapes"
-  shapes_started=$(cut -d ' ' -f 1 /proc/uptime)
-  /usr/local/bin/integration_tests --gtest_filter='TrafficShapesTest.*' >/tmp/shapes.log 2>&1
-  shapes_status=$?
-  cat /tmp/shapes.log
-  shapes_seconds=$(awk -v start="$shapes_started" '{printf "%.1f", $1 - start}' /proc/uptime)
-  if grep -q 'SKIPPED \]' /tmp/shapes.log; then
-    fail "traffic shapes: skipped here: $(grep -m 1 'this kernel' /tmp/shapes.log)"
-  elif [ $shapes_status != 0 ] || ! grep -q '^\[  PASSED  \] 7 tests' /tmp/shapes.log; then
-    fail "traffic shapes: exit status $shapes_status: $(grep -m 1 'FAILED\|Failure' /tmp/shapes.log)"
-  else
-    ok "traffic shapes (VXLAN, Geneve, GRE, VLAN, QinQ, IPsec, multicast loopback): passed"
-  fi
-  fact traffic_shapes "exit status $shapes_status, $shapes_seconds s"
-  echo "traffic shapes: $shapes_seconds s"
-}
-
 run_check default
 run_mode tp_btf
-[ -x /usr/local/bin/integration_tests ] && integration_churn
-[ -x /usr/local/bin/integration_tests ] && traffic_shapes
 run_mode tracepoint
 # Where the kernel's default refused reads (before 5.19), the same kernel with
 # the sysctl at 0 keeps nothing.

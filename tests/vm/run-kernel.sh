@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # One kernel of the matrix: fetch it, build its initramfs with the exporter,
 # boot it, run guest-test.sh inside, and judge the console.
-#   run-kernel.sh NAME EXPORTER OUT_DIR [large-map]
+#   run-kernel.sh NAME EXPORTER OUT_DIR [large-map|integration]
 # With large-map, the guest has 64 possible CPUs and 3 GiB, and checks only
 # that the largest max_devices loads from a low RLIMIT_MEMLOCK (results under
-# NAME-large-map).
+# NAME-large-map). With integration (amd64's 6.1 in the matrix), the guest
+# runs only the integration tests' identity churn and traffic shapes (results
+# under NAME-integration); without it, only the checks of every kernel.
 # Writes OUT_DIR/NAME.console (the whole console) and OUT_DIR/NAME.facts
 # (the guest's "MATRIX key=value" lines plus status=pass|fail and reason=).
 # Exit status 0 only when the guest ran to its end and every check passed.
@@ -31,6 +33,11 @@ case "$variant" in
     seconds=600
     export NETIF_RX_VM_APPEND="possible_cpus=64 netif_rx_large_map=1"
     ;;
+  integration)
+    memory=1024
+    seconds=600
+    export NETIF_RX_VM_APPEND="netif_rx_integration=1"
+    ;;
   *) echo "run-kernel: unknown variant $variant" >&2; exit 2 ;;
 esac
 : >"$facts"
@@ -56,15 +63,15 @@ if [[ $arch != amd64 ]]; then
 fi
 kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
   verdict fail "cannot fetch: $(tail -n 1 "$out/$label.fetch.log")"
-# On amd64's 6.1 alone, the guest also runs the integration tests' identity churn
-# (and the bond events) with a bonding driver, and their traffic shapes with
-# the drivers this host may lack: the test binary next to the exporter, the
+# The integration variant runs the integration tests' identity churn (and the
+# bond events) with a bonding driver, and their traffic shapes with the
+# drivers this host may lack: the test binary next to the exporter, the
 # exporter at the path compiled into it, ethtool, bridge.ko and the shapes'
 # modules.
 extra=()
-if [[ $arch == amd64 && $name == 6.1 && -z $variant ]]; then
+if [[ $variant == integration ]]; then
   integration="$(dirname "$exporter")/tests/integration_tests"
-  [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the churn test runs on 6.1"
+  [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the churn test runs on $name"
   compiled=$(strings "$integration" | grep -m 1 '^/.*/netif_rx_exporter$')
   [[ -n "$compiled" ]] || verdict fail "no exporter path compiled into $integration"
   ethtool_binary=$(command -v ethtool) || verdict fail "no ethtool (Debian package ethtool): the traffic shapes need it"
@@ -72,8 +79,6 @@ if [[ $arch == amd64 && $name == 6.1 && -z $variant ]]; then
   # The traffic shapes' drivers (tests/integration/traffic_shapes_test.cpp).
   shapes="vxlan geneve ip_gre 8021q macvlan xfrm_user esp4 authenc"
   export NETIF_RX_VM_MODULES="bridge $shapes" NETIF_RX_VM_LINKS="$compiled=/usr/local/bin/netif_rx_exporter"
-  memory=1024
-  seconds=900
 fi
 initrd="$out/$label.initrd.gz"
 "$here/make-initramfs.sh" "$initrd" "$kernel_dir" "$here/guest-test.sh" "$exporter" \

@@ -4,9 +4,12 @@
 #   run-matrix.sh EXPORTER OUT_DIR [NAME...]
 # Writes OUT_DIR/matrix.md (docs/development.md's table comes from it). Fails when any
 # kernel cannot be fetched, booted or fails a check; never skips one.
+# On amd64, two more boots: the largest max_devices on the first kernel
+# (large-map) and the integration tests on 6.1 (integration); see
+# run-kernel.sh.
 # NETIF_RX_VM_ARCH=arm64: the kernels of kernels-arm64.list with an arm64
-# EXPORTER (run-arm64.sh), and no large-map guest (a question of kernels
-# before 5.11, which arm64 servers of today do not run).
+# EXPORTER (run-arm64.sh), and neither of those boots (the large map is a
+# question of kernels before 5.11, which arm64 servers of today do not run).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 exporter=${1:?usage: run-matrix.sh EXPORTER OUT_DIR [NAME...]}
@@ -31,14 +34,21 @@ for name in "${names[@]}"; do
     echo "kernel $name: fetched" || echo "kernel $name: fetch failed: $(tail -n 1 "$out/$name.fetch.log")"
 done
 
-# The largest max_devices on the first (oldest) kernel, which charges maps to
-# RLIMIT_MEMLOCK, first: it is the longest (creating 64 x 1M per-CPU entries
-# takes about two minutes under emulation); the kernels share the other slot.
+# The longest boots first, so that the two slots end close together: the
+# integration tests on 6.1 (their identity churn and traffic shapes: under
+# emulation nearly as long as the four other boots together, which share the
+# other slot), then the largest max_devices on the first (oldest) kernel,
+# which charges maps to RLIMIT_MEMLOCK, then the kernels in order.
 jobs_to_run=()
 large=
+integration=
 if [[ $arch == amd64 ]]; then
+  if [[ " ${names[*]} " == *" 6.1 "* ]]; then
+    integration=6.1-integration
+    jobs_to_run=("6.1 integration")
+  fi
   large="${names[0]}-large-map"
-  jobs_to_run=("${names[0]} large-map") # the other slot: the kernels in order
+  jobs_to_run+=("${names[0]} large-map")
 fi
 for name in "${names[@]}"; do jobs_to_run+=("$name"); done
 parallel=${NETIF_RX_VM_PARALLEL:-2}
@@ -79,23 +89,33 @@ fact() { sed -n "s/^$2=//p" "$out/$1.facts" 2>/dev/null | head -n 1; }
       "loaded: $(fact "$large" large_map), RLIMIT_MEMLOCK raised to $(fact "$large" large_map_memlock)," \
       "result: $(fact "$large" status)."
   fi
-  for name in "${names[@]}"; do
-    [[ -n "$(fact "$name" churn)" ]] || continue
+  if [[ -n $integration ]]; then
+    kernel=$(fact "$integration" kernel)
+    kernel=${kernel:-$integration}
     echo
-    echo "Churn test with a bond on $(fact "$name" kernel): $(fact "$name" churn)."
+    echo "Churn test with a bond on $kernel: $(fact "$integration" churn)."
     echo
-    echo "Namespace reuse on $(fact "$name" kernel): $(fact "$name" netns_reuse)."
+    echo "Namespace reuse on $kernel: $(fact "$integration" netns_reuse)."
     echo
-    echo "The namespace salt on $(fact "$name" kernel): $(fact "$name" salt_identity)."
-  done
+    echo "The namespace salt on $kernel: $(fact "$integration" salt_identity)."
+    echo
+    echo "Traffic shapes on $kernel: $(fact "$integration" traffic_shapes)," \
+      "result of the integration boot: $(fact "$integration" status)."
+  fi
 } >"$out/matrix.md"
 echo
 cat "$out/matrix.md"
 echo
-for name in "${names[@]}" $large; do
+for name in "${names[@]}" $large $integration; do
   [[ "$(fact "$name" status)" == pass ]] && continue
   echo "kernel $name failed: $(fact "$name" reason); its console: $out/$name.console"
   grep -a '^FAIL: ' "$out/$name.console" 2>/dev/null | head -n 20
 done
-echo "matrix ($arch): ${#names[@]} kernels${large:+ and the large map} in $(($(date +%s) - started)) s"
+boots="${#names[@]} kernels"
+if [[ -n $integration ]]; then
+  boots+="${large:+, the large map} and the integration tests' boot on ${integration%-integration}"
+else
+  boots+="${large:+ and the large map}"
+fi
+echo "matrix ($arch): $boots in $(($(date +%s) - started)) s"
 exit $failed
