@@ -98,10 +98,16 @@ if [[ -n "$from_deb" ]]; then
   cross+=(--build-context "build=$built")
 fi
 
-# 2. The image.
+# 2. The image. The one the tags named before, when this build replaces it and no tag is left on
+#    it, is removed: each build would otherwise leave an untagged image of the same size behind.
+previous=$("${podman[@]}" image inspect --format '{{.Id}}' "$image:latest$suffix" 2>/dev/null || true)
 started=$(date +%s)
 "${podman[@]}" build "${limits[@]}" --network host --layers \
   --build-arg BASE_REGISTRY="$registry" -f "$source_dir/packaging/container/Containerfile" "${cross[@]}" \
   -t "$image:$version$suffix" -t "$image:latest$suffix" "$source_dir" || die "podman build failed"
 size=$("${podman[@]}" image inspect --format '{{.Size}}' "$image:$version$suffix")
+if [[ -n "$previous" && "$previous" != "$("${podman[@]}" image inspect --format '{{.Id}}' "$image:latest$suffix")" &&
+  "$("${podman[@]}" image inspect --format '{{len .RepoTags}}' "$previous" 2>/dev/null)" == 0 ]]; then
+  "${podman[@]}" rmi "$previous" >/dev/null 2>&1 || echo "build-image: the replaced image $previous was not removed" >&2
+fi
 echo "build-image: $image:$version$suffix and :latest$suffix, $((size / 1024 / 1024)) MiB, built in $(($(date +%s) - started)) s"
