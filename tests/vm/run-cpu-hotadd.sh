@@ -5,8 +5,11 @@
 # (QMP device_add of the CPU query-hotpluggable-cpus offers) while the
 # exporter runs, then unplugged in the same boot (QMP device_del; the guest's
 # kernel ejects it) (cpu-hotadd-guest.sh says what is checked).
-#   run-cpu-hotadd.sh EXPORTER OUT_DIR [NAME...]   default: 5.10 6.1; several
-#                                                  names run at once
+#   run-cpu-hotadd.sh EXPORTER|DEB_DIR OUT_DIR [NAME...]   default: 5.10 6.1;
+#                                                          several names run at once
+# The guests run EXPORTER, or the release binary of the Debian package in
+# DEB_DIR (unpacked once, guest-exporter.sh: with several names, into
+# OUT_DIR/package).
 # Not 6.12: its MADT parsing leaves out qemu's disabled LAPIC entries (the
 # CPUs it may add later; qemu 7.2's MADT is revision 1, without the online
 # capable bit) when it detects no hypervisor, and under software emulation it
@@ -21,7 +24,7 @@
 # when every check passed on every kernel.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-exporter=${1:?usage: run-cpu-hotadd.sh EXPORTER OUT_DIR [NAME...]}
+exporter=${1:?usage: run-cpu-hotadd.sh EXPORTER|DEB_DIR OUT_DIR [NAME...]}
 out=${2:?}
 shift 2
 names=("$@")
@@ -32,6 +35,9 @@ out=$(cd "$out" && pwd)
 
 if [[ ${#names[@]} -gt 1 ]]; then
   all_started=$(date +%s)
+  # The package unpacked once, its binary given to every guest.
+  exporter=$(bash "$here/guest-exporter.sh" "$exporter" "$out" 2>"$out/exporter.log") ||
+    { echo "run-cpu-hotadd: $(cat "$out/exporter.log")"; exit 1; }
   for kernel in "${names[@]}"; do "$here/fetch-kernel.sh" "$kernel" >/dev/null 2>&1; done
   pids=()
   trap 'kill -TERM "${pids[@]}" 2>/dev/null; wait; exit 130' INT TERM
@@ -74,7 +80,8 @@ what="CPU hot-add"
 # shellcheck source=guest-outcome.sh
 source "$here/guest-outcome.sh"
 
-[[ -x "$exporter" ]] || verdict fail "$exporter is not an executable"
+exporter=$(bash "$here/guest-exporter.sh" "$exporter" "$work" 2>"$work/exporter.log") ||
+  verdict fail "$(cat "$work/exporter.log")"
 for tool in qemu-system-x86_64 python3; do
   command -v $tool >/dev/null || verdict fail "no $tool (scripts/install-deps.sh installs it)"
 done

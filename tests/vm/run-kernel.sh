@@ -6,7 +6,9 @@
 # that the largest max_devices loads from a low RLIMIT_MEMLOCK (results under
 # NAME-large-map). With integration (amd64's 6.1 in the matrix), the guest
 # runs only the integration tests' identity churn and traffic shapes (results
-# under NAME-integration); without it, only the checks of every kernel.
+# under NAME-integration): the tests/integration_tests beside EXPORTER, which
+# must be the test build's exporter. Without a variant, only the checks of
+# every kernel.
 # Writes OUT_DIR/NAME.console (the whole console) and OUT_DIR/NAME.facts
 # (the guest's "MATRIX key=value" lines plus status=pass|fail and reason=).
 # Exit status 0 only when the guest ran to its end and every check passed.
@@ -71,7 +73,7 @@ kernel_dir=$("$here/fetch-kernel.sh" "$name" 2>"$out/$label.fetch.log") ||
 extra=()
 if [[ $variant == integration ]]; then
   integration="$(dirname "$exporter")/tests/integration_tests"
-  [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the churn test runs on $name"
+  [[ -x "$integration" ]] || verdict fail "no $integration (make test-build builds it): the integration tests run on $name"
   compiled=$(strings "$integration" | grep -m 1 '^/.*/netif_rx_exporter$')
   [[ -n "$compiled" ]] || verdict fail "no exporter path compiled into $integration"
   ethtool_binary=$(command -v ethtool) || verdict fail "no ethtool (Debian package ethtool): the traffic shapes need it"

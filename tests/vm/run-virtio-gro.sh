@@ -5,9 +5,11 @@
 # series compared with the driver's per-queue counters and with what the
 # host sent; the per-queue and CPU series too, and with RPS on a queue the
 # steered ones (virtio-gro-guest.sh says what is checked).
-#   run-virtio-gro.sh NAME EXPORTER OUT_DIR [fixed|pre-fix|auto]
-#   run-virtio-gro.sh all EXPORTER OUT_DIR [...]   every kernel of kernels.list,
-#                                                  NETIF_RX_VM_PARALLEL (3) at once
+#   run-virtio-gro.sh NAME EXPORTER|DEB_DIR OUT_DIR [fixed|pre-fix|auto]
+#   run-virtio-gro.sh all EXPORTER|DEB_DIR OUT_DIR [...]   every kernel of kernels.list,
+#                                                          NETIF_RX_VM_PARALLEL (3) at once
+# The guests run EXPORTER, or the release binary of the Debian package in
+# DEB_DIR (unpacked once, guest-exporter.sh: with all, into OUT_DIR/package).
 # The last argument says what the exporter counts (default fixed: packets
 # an skb carries, netif_rx_skbs_total the skbs; pre-fix: one per skb; auto:
 # fixed when the exporter has netif_rx_skbs_total).
@@ -24,7 +26,7 @@
 # emulation threads.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-name=${1:?usage: run-virtio-gro.sh NAME EXPORTER OUT_DIR [fixed|pre-fix|auto]}
+name=${1:?usage: run-virtio-gro.sh NAME|all EXPORTER|DEB_DIR OUT_DIR [fixed|pre-fix|auto]}
 exporter=${2:?}
 out=${3:?}
 expect=${4:-fixed}
@@ -40,6 +42,9 @@ if [[ $name == all ]]; then
   # (the guests wait on each other's sender far less than they compute).
   parallel=${NETIF_RX_VM_PARALLEL:-3}
   all_started=$(date +%s)
+  # The package unpacked once, its binary given to every guest.
+  exporter=$(bash "$here/guest-exporter.sh" "$exporter" "$out" 2>"$out/exporter.log") ||
+    { echo "run-virtio-gro: $(cat "$out/exporter.log")"; exit 1; }
   # Fetched one after the other (one apt cache) before the guests start.
   for kernel in "${names[@]}"; do "$here/fetch-kernel.sh" "$kernel" >/dev/null 2>&1; done
   pids=()
@@ -114,7 +119,8 @@ what="virtio-net GRO"
 # shellcheck source=guest-outcome.sh
 source "$here/guest-outcome.sh"
 
-[[ -x "$exporter" ]] || verdict fail "$exporter is not an executable"
+exporter=$(bash "$here/guest-exporter.sh" "$exporter" "$work" 2>"$work/exporter.log") ||
+  verdict fail "$(cat "$work/exporter.log")"
 for tool in qemu-system-x86_64 ethtool python3; do
   command -v $tool >/dev/null || verdict fail "no $tool (scripts/install-deps.sh installs it)"
 done
