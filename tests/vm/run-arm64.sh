@@ -4,10 +4,11 @@
 # (run-matrix.sh with NETIF_RX_VM_ARCH=arm64), with EXPORTER built for arm64
 # (scripts/cross-build.sh; ctest vm_arm64_build builds it first).
 #   run-arm64.sh EXPORTER OUT_DIR
-# A release build, not the sanitizer build of the other tests: clang's
+# A release build, like the amd64 guests' (the package's binary): clang's
 # sanitizer runtimes for arm64 are not in the sysroot, and under emulation a
 # sanitizer build would multiply the guest's time; the same code's sanitizer
-# build runs in every amd64 test.
+# build runs in every amd64 test on the host and in the kernel matrix's
+# integration boot.
 # Fails (never skips) when the exporter is not an arm64 executable, or a
 # kernel's fetch, its boot or a check fails.
 set -uo pipefail
