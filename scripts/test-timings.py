@@ -91,7 +91,7 @@ def main():
             longest = (name, seconds)
         by_label[label] = (count + 1, summed + seconds, longest)
     if by_label:
-        print("tests by label (each test's own time, summed; two run at once):")
+        print("tests by label (each test's own time, summed; several run at once):")
         for label, (count, summed, longest) in sorted(by_label.items(), key=lambda i: -i[1][1]):
             print(f"  {label:<12} {count:>4} tests {minutes_and_seconds(summed):>14}"
                   f"   longest {longest[0]} {minutes_and_seconds(longest[1])}")
