@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -63,37 +64,75 @@ struct Options {
   int poll_rounds = 31;
 };
 
-int flag(const std::string& arg, const char* name, int fallback) {
-  const std::string prefix = std::string("--") + name + "=";
-  return arg.rfind(prefix, 0) == 0 ? std::stoi(arg.substr(prefix.size())) : fallback;
+const char kUsage[] =
+    "usage: netif_rx_bench [--rounds=N] [--packets=N] [--kernel-rounds=N] [--scrapes=N]\n"
+    "                      [--render-only] [--poll-only[=N,N,...]] [--poll-rounds=N]\n"
+    "                      [--kernel-only] [--receive-path-only] [--benchmark_...]\n";
+
+// A positive count given as --NAME=N.
+int count_of(const std::string& arg, const std::string& prefix) {
+  const std::string text = arg.substr(prefix.size());
+  std::size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || value <= 0)
+    throw std::invalid_argument(arg + ": not a positive count (e.g. " + prefix + "31)");
+  return value;
 }
 
-// The benchmark's own flags; Google Benchmark's go to `benchmark_args`.
+// Sets `*value` when `arg` is --NAME=N; returns whether it was.
+bool count_flag(const std::string& arg, const char* name, int* value) {
+  const std::string prefix = std::string("--") + name + "=";
+  if (arg.rfind(prefix, 0) != 0) return false;
+  *value = count_of(arg, prefix);
+  return true;
+}
+
+// One of the benchmark's switches (no value); returns whether `arg` was one.
+bool switch_flag(const std::string& arg, Options& options) {
+  bool* const value = arg == "--render-only"         ? &options.render_only
+                      : arg == "--poll-only"         ? &options.poll_only
+                      : arg == "--kernel-only"       ? &options.kernel_only
+                      : arg == "--receive-path-only" ? &options.receive_path_only
+                                                     : nullptr;
+  if (value != nullptr) *value = true;
+  return value != nullptr;
+}
+
+// The benchmark's own flags; Google Benchmark's go to `benchmark_args`. Anything else is refused
+// in one line: a mistyped flag must not start a run of minutes with the defaults.
 Options parse_options(int argc, char** argv, std::vector<char*>& benchmark_args) {
   Options options;
   benchmark_args.push_back(argv[0]);
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
     if (arg.rfind("--benchmark", 0) == 0) {
       benchmark_args.push_back(argv[i]);
       continue;
     }
-    options.rounds = flag(arg, "rounds", options.rounds);
-    options.packets = flag(arg, "packets", options.packets);
-    options.kernel_rounds = flag(arg, "kernel-rounds", options.kernel_rounds);
-    options.scrapes = flag(arg, "scrapes", options.scrapes);
-    options.poll_rounds = flag(arg, "poll-rounds", options.poll_rounds);
-    if (arg == "--render-only") options.render_only = true;
-    if (arg == "--poll-only") options.poll_only = true;
-    if (arg == "--kernel-only") options.kernel_only = true;
-    if (arg == "--receive-path-only") options.receive_path_only = true;
-    if (arg.rfind("--poll-only=", 0) == 0) {
-      options.poll_only = true;
-      options.poll_devices.clear();
-      std::istringstream counts(arg.substr(std::strlen("--poll-only=")));
-      for (std::string count; std::getline(counts, count, ',');)
-        options.poll_devices.push_back(std::stoi(count));
-    }
+    if (count_flag(arg, "rounds", &options.rounds) ||
+        count_flag(arg, "packets", &options.packets) ||
+        count_flag(arg, "kernel-rounds", &options.kernel_rounds) ||
+        count_flag(arg, "scrapes", &options.scrapes) ||
+        count_flag(arg, "poll-rounds", &options.poll_rounds) || switch_flag(arg, options))
+      continue;
+    const std::string devices_prefix = "--poll-only=";
+    if (arg.rfind(devices_prefix, 0) != 0)
+      throw std::invalid_argument("unknown option '" + arg +
+                                  "' (netif_rx_bench --help lists them)");
+    options.poll_only = true;
+    options.poll_devices.clear();
+    std::istringstream counts(arg.substr(devices_prefix.size()));
+    for (std::string count; std::getline(counts, count, ',');)
+      options.poll_devices.push_back(count_of("--poll-only=" + count, devices_prefix));
   }
   return options;
 }

@@ -85,7 +85,8 @@ double now_ns() {
 }  // namespace
 
 void install_cleanup_on_signals() {
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::signal(s, on_signal);
+  // SIGPIPE too: the table piped into a reader that went away (`| head`).
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::signal(s, on_signal);
 }
 
 BenchNetwork::BenchNetwork() {
