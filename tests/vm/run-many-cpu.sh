@@ -50,13 +50,9 @@ source "$here/guest-outcome.sh"
 # A directory: the package's release binary (the ctest package_deb built it),
 # which polls and serves a 64-CPU emulated guest several times faster than
 # the sanitizer build.
-if [[ -d "$exporter" ]]; then
-  deb=$(ls -t "$exporter"/netif-rx-exporter_*_amd64.deb 2>/dev/null | head -n 1)
-  [[ -n "$deb" ]] || verdict fail "no netif-rx-exporter_*_amd64.deb in $exporter (make deb builds it)"
-  dpkg-deb -x "$deb" "$work/package" || verdict fail "cannot unpack $deb"
-  exporter="$work/package/usr/bin/netif_rx_exporter"
-fi
-[[ -x "$exporter" ]] || verdict fail "$exporter is not an executable"
+# (guest-exporter.sh, as the other guests' runners).
+exporter=$(bash "$here/guest-exporter.sh" "$exporter" "$work" 2>"$work/exporter.log") ||
+  verdict fail "$(tail -n 1 "$work/exporter.log")"
 command -v qemu-system-x86_64 >/dev/null || verdict fail "no qemu-system-x86_64 (scripts/install-deps.sh installs it)"
 values="$here/../../deploy/helm/netif-rx-exporter/values.yaml"
 # The chart's config block: the lines under "config:" up to the next
