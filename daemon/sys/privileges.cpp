@@ -180,6 +180,18 @@ std::optional<CapabilitySets> parse_capability_sets(std::string_view status_text
   return sets;
 }
 
+bool holds_only(std::string_view status_text, std::uint64_t mask) {
+  const auto sets = parse_capability_sets(status_text);
+  if (!sets || sets->permitted != mask || sets->effective != mask || sets->inheritable != 0 ||
+      sets->ambient != 0) {
+    return false;
+  }
+  const auto line = status_text.find("\nNoNewPrivs:");
+  if (line == std::string_view::npos) return false;
+  const auto value = status_text.find_first_not_of(" \t", line + 12);
+  return value != std::string_view::npos && status_text[value] == '1';
+}
+
 void drop_all_capabilities(const std::vector<KeptCapabilities>& kept) {
   g_last_cap = last_capability();
   g_threads_done = 0;
@@ -206,6 +218,8 @@ void drop_all_capabilities(const std::vector<KeptCapabilities>& kept) {
   const auto threads = other_threads();
   int signalled = 0;
   for (pid_t tid : threads) {
+    const auto status = read_file("/proc/self/task/" + std::to_string(tid) + "/status");
+    if (status && holds_only(*status, kept_mask_of(tid))) continue;
     if (::syscall(SYS_tgkill, ::getpid(), tid, signal_number) == 0) ++signalled;
   }
   // Every thread answers within milliseconds on an idle machine; 260 threads of a sanitizer

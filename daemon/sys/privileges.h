@@ -36,6 +36,11 @@ struct CapabilitySets {
 // CapInh, CapPrm, CapEff is missing.
 std::optional<CapabilitySets> parse_capability_sets(std::string_view status_text);
 
+// True when a task's /proc/<pid>/status text shows it already holds exactly
+// `mask` (permitted and effective), nothing inheritable or ambient, and
+// no_new_privs: what drop_all_capabilities leaves it with.
+bool holds_only(std::string_view status_text, std::uint64_t mask);
+
 // One thread that keeps some capabilities while the others drop them all.
 struct KeptCapabilities {
   pid_t thread = 0;        // a thread id (gettid) of this process
@@ -47,10 +52,12 @@ struct KeptCapabilities {
 // where CAP_SETPCAP allows, and no_new_privs set, so that not even an
 // execve can bring one back. Threads are reached with a signal (capabilities
 // are per thread in Linux) and the result is checked in
-// /proc/self/task/*/status. Throws std::runtime_error when a thread kept one.
-// Each thread of `kept` (at most kMaxKeptThreads, never the calling thread)
-// keeps exactly its mask (permitted and effective, bounding set reduced to
-// it) and every other thread holds none.
+// /proc/self/task/*/status. A thread that already holds only its mask is not
+// signalled: a signal makes a blocked poll() fail with EINTR whatever
+// SA_RESTART says, which cuts a connection in flight in civetweb. Throws std::runtime_error when a
+// thread kept one. Each thread of `kept` (at most kMaxKeptThreads, never the calling thread) keeps
+// exactly its mask (permitted and effective, bounding set reduced to it) and every other thread
+// holds none.
 inline constexpr std::size_t kMaxKeptThreads = 4;
 void drop_all_capabilities(const std::vector<KeptCapabilities>& kept = {});
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "sys/privileges.h"
 #include "sys/stack_pages.h"
 #include "util/build_info.h"
 #include "util/log.h"
@@ -125,6 +126,13 @@ HttpServer::HttpServer(HttpOptions options,
   // A worker closes its connection from a shallow frame: the stack pages its
   // request touched below it go back to the kernel (sys/stack_pages.h).
   callbacks.connection_close = [](const mg_connection*) { release_stack_below_caller(); };
+  // No server thread needs a capability: each gives its own up as it starts,
+  // so that the process-wide drop at the end of the start-up need not signal
+  // it (civetweb's poll() fails on EINTR and the request in flight with it).
+  callbacks.init_thread = [](const mg_context*, int) -> void* {
+    (void)drop_this_thread_capabilities();
+    return nullptr;
+  };
   if (tls) {
     WebConfigWatcher* web = web_.get();
     tls_source_ = [web] { return web->newest_tls_context(); };

@@ -94,5 +94,25 @@ TEST(CapabilitySetsTest, ParsesProcStatus) {
   EXPECT_FALSE(parse_capability_sets("Name:\tx\n"));
 }
 
+TEST(CapabilitySetsTest, HoldsOnlyWantsTheMaskNothingInheritableAndNoNewPrivs) {
+  const std::string dropped =
+      "CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
+      "CapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\nNoNewPrivs:\t1\n";
+  EXPECT_TRUE(holds_only(dropped, 0));
+  EXPECT_FALSE(holds_only(dropped, 1ULL << 21));
+  std::string without_no_new_privs = dropped;
+  without_no_new_privs.replace(without_no_new_privs.find("NoNewPrivs:\t1"), 13, "NoNewPrivs:\t0");
+  EXPECT_FALSE(holds_only(without_no_new_privs, 0));
+  EXPECT_FALSE(holds_only("CapInh:\t0\nCapPrm:\t0\nCapEff:\t0\n", 0));  // no NoNewPrivs line
+  EXPECT_FALSE(
+      holds_only("CapInh:\t0000000000000000\nCapPrm:\t0000000000200000\nCapEff:\t0000000000000000\n"
+                 "NoNewPrivs:\t1\n",
+                 0));
+  EXPECT_TRUE(
+      holds_only("CapInh:\t0\nCapPrm:\t0000000000200000\nCapEff:\t0000000000200000\nCapAmb:\t0\n"
+                 "NoNewPrivs:\t1\n",
+                 1ULL << 21));
+}
+
 }  // namespace
 }  // namespace netif_rx
