@@ -870,8 +870,9 @@ static __always_inline int count_single(__u32 len, __u32 netns_inum, __u32 ifind
  * more than counting one packet per event. A linear offload frame of two or
  * more packets shorter than the MTU (only with an MSS below half the MTU) is
  * the one aggregate this misses: it counts one packet. */
-static __always_inline bool may_be_aggregate(__u32 len, __u32 data_len, __u32 mtu)
+static __always_inline bool may_be_aggregate(__u64 len, __u64 data_len, __u64 mtu)
 {
+	/* 64-bit: the 32-bit loads zero-extend, and nothing else need. */
 	return data_len != 0 || len > mtu;
 }
 
@@ -926,24 +927,34 @@ static __noinline bool not_an_arrival(struct sk_buff *skb, __u32 ifindex, bool t
 static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool typed)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* Byte positions in the word loaded at __cloned_offset. */
-	__u32 cloned = bpf_core_field_offset(skb->__cloned_offset);
-	__u32 pkt_type = bpf_core_field_offset(skb->__pkt_type_offset) - cloned;
-	__u32 extensions, mask = 0, word = 0;
+	/* Byte positions in the word loaded at __cloned_offset; 64-bit, so
+	 * that no instruction zero-extends them. */
+	__u64 cloned = bpf_core_field_offset(skb->__cloned_offset);
+	__u64 pkt_type = bpf_core_field_offset(skb->__pkt_type_offset) - cloned;
+	__u64 extensions = 0, mask = 0;
+	__u32 word = 0;
 
-	if (pkt_type < 4) {
-		mask = 4U << (8 * pkt_type);
-		if (bpf_core_field_exists(skb->active_extensions)) {
-			extensions = bpf_core_field_offset(skb->active_extensions) - cloned;
-			mask = extensions < 4 ? mask | 0xffU << (8 * extensions) : 0;
-		}
-	}
+	if (bpf_core_field_exists(skb->active_extensions))
+		extensions = bpf_core_field_offset(skb->active_extensions) - cloned;
+	/* The layouts known, with their masks as constants: the offsets are
+	 * relocated at load, so the compiler cannot fold a mask computed from
+	 * them, and the kernel runs every instruction of that computation on
+	 * each event (about 20). The verifier knows the offsets and removes
+	 * the branches of the layouts that do not apply. */
+	if (pkt_type == 2 && extensions == 1)
+		mask = 0x0004ff00; /* 5.10 to 6.18: extensions, then pkt_type */
+	else if (pkt_type == 1 && !bpf_core_field_exists(skb->active_extensions))
+		mask = 0x00000400; /* no skb extensions: pkt_type next */
+	else if (pkt_type < 4 && extensions < 4)
+		mask = 4ULL << (8 * pkt_type) |
+		       (bpf_core_field_exists(skb->active_extensions) ? 0xffULL << (8 * extensions)
+								      : 0);
 	if (mask) {
 		if (typed)
 			word = *(__u32 *)((char *)skb + cloned);
 		else
 			bpf_probe_read_kernel(&word, sizeof(word), (char *)skb + cloned);
-		return word & mask;
+		return (word & mask) != 0;
 	}
 #endif
 	if (typed ? BPF_CORE_READ_BITFIELD(skb, pkt_type) & 4
