@@ -870,9 +870,8 @@ static __always_inline int count_single(__u32 len, __u32 netns_inum, __u32 ifind
  * more than counting one packet per event. A linear offload frame of two or
  * more packets shorter than the MTU (only with an MSS below half the MTU) is
  * the one aggregate this misses: it counts one packet. */
-static __always_inline bool may_be_aggregate(__u64 len, __u64 data_len, __u64 mtu)
+static __always_inline bool may_be_aggregate(__u32 len, __u32 data_len, __u32 mtu)
 {
-	/* 64-bit: the 32-bit loads zero-extend, and nothing else need. */
 	return data_len != 0 || len > mtu;
 }
 
