@@ -20,7 +20,7 @@
  * path reads and tests only this: the arrival test, one 4-byte load and one
  * branch (may_not_be_an_arrival()); the aggregate test, data_len and the
  * MTU (may_be_aggregate()); and the queue and steering test, two loads
- * (queue_mapping, alloc_cpu), the CPU number and two compares, no map for an
+ * (queue_mapping, alloc_cpu), the CPU number and two branches, no map for an
  * skb without a recorded queue built on its CPU (see count_route()). Its
  * rule: whatever is added to it costs at most one load and one branch for a
  * plain skb (the queue and steering test: two loads); everything else is off
@@ -511,19 +511,25 @@ static __always_inline void count_on_device(__u32 netns_inum, __u32 ifindex,
 }
 
 /* The skb's way in, read right after the event is claimed: the RX queue its
- * driver recorded (queue_mapping: queue + 1, 0 none) in the low half, the CPU
- * that built it (alloc_cpu, Linux >= 5.19; NETIF_RX_NO_CPU before) in the
- * high half. The hot path's two loads for queues and steering. */
+ * driver recorded (queue_mapping: queue + 1, 0 none) in the low half and, in
+ * the high half, the CPU that built it plus one when that is not this CPU
+ * (alloc_cpu, Linux >= 5.19), else 0. 0 as a whole: nothing to count (no
+ * recorded queue, built here; also with count_routes off and on kernels
+ * without alloc_cpu), which count_route() tests in one branch. The hot
+ * path's two loads for queues and steering, and the CPU number. */
 static __always_inline __u32 read_route(struct sk_buff *skb, bool typed)
 {
-	__u32 queue_mapping, alloc_cpu = NETIF_RX_NO_CPU;
+	__u32 queue_mapping, alloc_cpu;
 
 	if (!count_routes)
-		return NETIF_RX_NO_CPU << 16;
-	queue_mapping = typed ? skb->queue_mapping : BPF_CORE_READ(skb, queue_mapping);
-	if (bpf_core_field_exists(skb->alloc_cpu))
-		alloc_cpu = typed ? skb->alloc_cpu : BPF_CORE_READ(skb, alloc_cpu);
-	return (queue_mapping & 0xFFFF) | alloc_cpu << 16;
+		return 0;
+	queue_mapping = (typed ? skb->queue_mapping : BPF_CORE_READ(skb, queue_mapping)) & 0xFFFF;
+	if (!bpf_core_field_exists(skb->alloc_cpu))
+		return queue_mapping;
+	alloc_cpu = typed ? skb->alloc_cpu : BPF_CORE_READ(skb, alloc_cpu);
+	if (alloc_cpu == bpf_get_smp_processor_id())
+		return queue_mapping;
+	return queue_mapping | (alloc_cpu + 1) << 16;
 }
 
 /* Adds `packets` to `key`'s entry of a per-CPU hash of packets, creating it
@@ -601,27 +607,24 @@ static __noinline void count_queue(__u32 netns_inum, __u32 netns_salt, __u32 ifi
 	count_queue_in_hash(netns_inum, netns_salt, ifindex, queue_mapping - 1, packets);
 }
 
-/* Counts the event's queue and steering (`route`: read_route()'s; with
- * count_routes off, no queue and no CPU). An event without a recorded queue,
- * built on this CPU (a veth's or lo's, a NIC's without RPS), costs the CPU
- * number and two compares. */
+/* Counts the event's queue and steering (`route`: read_route()'s). An event
+ * without a recorded queue, built on this CPU (a veth's or lo's, a NIC's
+ * without RPS), costs one branch here. */
 static __always_inline void count_route(__u32 route, __u32 netns_inum, __u32 ifindex,
 					const struct arrival *arrival, struct net_device *dev,
 					bool typed)
 {
-	__u32 queue_mapping = route & 0xFFFF, from_cpu = route >> 16;
+	__u32 queue_mapping = route & 0xFFFF, from_cpu_plus_one = route >> 16;
 	__u64 packets = 1 + (__u64)arrival->merged_packets;
-	bool steered;
 	__u32 salt;
 
-	steered = from_cpu != NETIF_RX_NO_CPU && from_cpu != bpf_get_smp_processor_id();
-	if (!queue_mapping && !steered)
+	if (!route)
 		return;
 	salt = netns_inum == host_netns_inum ? 0 : netns_salt(dev, typed);
 	if (queue_mapping)
 		count_queue(netns_inum, salt, ifindex, queue_mapping, packets);
-	if (steered)
-		count_steered(netns_inum, salt, ifindex, from_cpu, packets);
+	if (from_cpu_plus_one)
+		count_steered(netns_inum, salt, ifindex, from_cpu_plus_one - 1, packets);
 }
 
 /* Counts a claimed event (`total`: claim_event()'s): on its device first,

@@ -250,9 +250,6 @@ struct netif_rx_napi_counters {
 #define NETIF_RX_QUEUE_SLOTS (1U << NETIF_RX_QUEUE_SLOT_BITS) /* per possible CPU */
 #define NETIF_RX_MAX_QUEUE_ENTRIES 4096			      /* capacity of queue_counters */
 #define NETIF_RX_MAX_STEER_ENTRIES 4096			      /* capacity of steer_counters */
-/* alloc_cpu of a kernel without the field: nothing is counted as steered. */
-#define NETIF_RX_NO_CPU 0xFFFFU
-
 /* A slot of `queue_slots`: empty (all 0), or the packets of one queue of a
  * device of the own namespace on the slot's CPU. */
 struct netif_rx_queue_slot {

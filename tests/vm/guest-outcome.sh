@@ -39,8 +39,13 @@ finish_guest() {
     [[ $qemu_status == 124 ]] && verdict fail "the guest did not finish in $seconds s (console: $console)"
     verdict fail "the guest did not reach its end, qemu exit $qemu_status; last console line: $(grep -av '^\s*$' "$console" | tail -n 1)"
   fi
-  [[ "$exit_line" == NETIF_RX_VM_EXIT=0 ]] ||
+  if [[ "$exit_line" != NETIF_RX_VM_EXIT=0 ]]; then
+    # The exporter's last log lines in the guest, so that the test's own
+    # output says why (the console is overwritten by the next run).
+    echo "--- kernel $name: the exporter's last log lines in the guest"
+    grep -a '^ts=' "$console" | tail -n 8
     verdict fail "guest exit ${exit_line#*=}, $(grep -ac '^FAIL: ' "$console") checks failed: $(grep -a -m 1 '^FAIL: ' "$console")"
+  fi
   [[ $host_status == 0 ]] || verdict fail "$host_side exited $host_status: $(tail -n 1 "$host_log")"
   verdict pass "every check passed"
 }
