@@ -241,6 +241,7 @@ struct KernelCosts {
   Samples alone;
   Samples together_array;   // the array probe and the floor attached together
   Samples together_hash;    // the hash probe and the floor attached together
+  Samples together_ladder;  // the array probe, the last rung and the floor attached together
   Samples together_blocks;  // the blocks probe and the floor attached together
   ProgramSize probe_size;
   ProgramSize floor_size;
@@ -309,12 +310,13 @@ void measure_alone(Network& network, BenchProgram& program, int packets, Samples
 }
 
 // Kernel-measured ns per event of `programs` attached together on the same
-// traffic, one figure per program per round. The attach order alternates
-// between rounds: the first program warms the caches for the next.
+// traffic, one figure per program per round. The attach order rotates
+// between rounds (two programs: alternates), so that each runs first as
+// often: the first program warms the caches for the next.
 void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& programs,
                       int packets, int round, Samples& out) {
   std::vector<BenchProgram*> order = programs;
-  if (round % 2 == 1) std::reverse(order.begin(), order.end());
+  std::rotate(order.begin(), order.begin() + round % static_cast<int>(order.size()), order.end());
   for (BenchProgram* program : order) program->attach();
   network.burst(packets / 4);
   std::vector<RunCounters> before;
@@ -352,6 +354,10 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
                        round, out.together_hash);
       measure_together(network, {programs.ours_blocks.get(), programs.floor.get()}, options.packets,
                        round, out.together_blocks);
+      if (!programs.ladder.empty())
+        measure_together(network,
+                         {programs.ours.get(), programs.ladder.back().get(), programs.floor.get()},
+                         options.packets, round, out.together_ladder);
     }
   }
   out.probe_size = read_program_size(programs.ours->program_fd());
@@ -535,9 +541,23 @@ void add_spread_rows(std::vector<Row>& rows, const Samples& spread_costs) {
   rows.push_back({"    hash probe / floor, 10 x 10", fmt(hash.median / floor.median, 2), "", ""});
 }
 
+// Each round's `name` minus the floor of the same round (rounds without
+// either are skipped).
+std::vector<double> above_floor_by_round(const Samples& samples, const std::string& name) {
+  std::vector<double> out;
+  const auto program = samples.find(name);
+  const auto floor = samples.find(kFloorName);
+  if (program == samples.end() || floor == samples.end()) return out;
+  for (std::size_t i = 0; i < program->second.size() && i < floor->second.size(); ++i)
+    out.push_back(program->second[i] - floor->second[i]);
+  return out;
+}
+
 // Rows (9): the cost ladder, each rung attached alone, against the floor of
-// the same rounds, and the probe's array layout on top of it.
-void add_ladder_rows(std::vector<Row>& rows, const Samples& alone,
+// the same rounds, and the probe's array layout on top of it; then the
+// probe, the last rung and the floor attached together, so that each
+// round's two differences come from the same events.
+void add_ladder_rows(std::vector<Row>& rows, const Samples& alone, const Samples& together,
                      const std::vector<std::string>& rungs) {
   const Summary floor = summary_of(alone, kFloorName);
   for (const std::string& rung : rungs) {
@@ -562,6 +582,16 @@ void add_ladder_rows(std::vector<Row>& rows, const Samples& alone,
   const double above = (ours.median - floor.median) / (top.median - floor.median);
   rows.push_back({"    array probe above the floor / last rung above the floor", fmt(above, 2), "",
                   "<= 2.00: " + verdict(above, 2.0)});
+  const Summary ours_above = summarize(above_floor_by_round(together, kArrayName));
+  const Summary top_above = summarize(above_floor_by_round(together, rungs.back()));
+  if (ours_above.samples == 0 || top_above.samples == 0) return;
+  rows.push_back({"(9) together, above the floor beside them: array probe, ns/event",
+                  fmt(ours_above.median), spread(ours_above), ""});
+  rows.push_back({"(9) together, above the floor beside them: last rung, ns/event",
+                  fmt(top_above.median), spread(top_above), ""});
+  const double together_ratio = ours_above.median / top_above.median;
+  rows.push_back({"    array probe above the floor / last rung above the floor, together",
+                  fmt(together_ratio, 2), "", "<= 2.00: " + verdict(together_ratio, 2.0)});
 }
 
 // Rows (7): bulk TCP through GRO: what an aggregate costs, per event and
@@ -796,7 +826,7 @@ std::vector<Row> table_rows(const WallClock& wall, const KernelCosts& kernel, co
   add_memory_rows(rows);
   add_gro_rows(rows, gro);
   add_spread_rows(rows, spread_costs);
-  add_ladder_rows(rows, kernel.alone, rungs);
+  add_ladder_rows(rows, kernel.alone, kernel.together_ladder, rungs);
   add_drop_storm_rows(rows, storm);
   add_napi_rows(rows, napi);
   return rows;
@@ -843,7 +873,7 @@ int run(int argc, char** argv) {
     std::vector<Row> rows{{"measurement", "median", "p25 .. p75", "goal"}};
     add_alone_rows(rows, kernel.alone);
     add_together_rows(rows, kernel);
-    add_ladder_rows(rows, kernel.alone, rungs);
+    add_ladder_rows(rows, kernel.alone, kernel.together_ladder, rungs);
     print_table(rows);
     return 0;
   }
