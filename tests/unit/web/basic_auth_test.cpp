@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <vector>
 
 namespace netif_rx {
 namespace {
@@ -91,11 +92,28 @@ TEST(BasicAuth, AnUnknownUserCostsAsMuchAsTheDearestKnownUser) {
   EXPECT_GT(unknown_user, bob_wrong * 0.33);
 }
 
+// The median of seven interleaved measurements of each header. For a refusal
+// that sleeps: its length follows a moving average of the unknown users'
+// bcrypt times, so under a changing load it compares with their middle, not
+// with their least (seen: the least refusal 2.01 times the least bcrypt
+// under make test's load, each median near the other).
+TwoTimes median_seconds(const BasicAuthenticator& auth, const char* first, const char* second) {
+  std::vector<double> firsts;
+  std::vector<double> seconds;
+  for (int round = 0; round < 7; ++round) {
+    firsts.push_back(seconds_for(auth, first, 1));
+    seconds.push_back(seconds_for(auth, second, 1));
+  }
+  std::nth_element(firsts.begin(), firsts.begin() + 3, firsts.end());
+  std::nth_element(seconds.begin(), seconds.begin() + 3, seconds.end());
+  return {firsts[3], seconds[3]};
+}
+
 TEST(BasicAuth, ARefusedCheapKnownUserTakesAsLongAsAnUnknownUser) {
   BasicAuthenticator auth({{"alice", bcrypt("a", 4)}, {"bob", bcrypt("b", 10)}});
   // alice:wrong, mallory:b
   const auto [alice_wrong, unknown_user] =
-      least_seconds(auth, "Basic YWxpY2U6d3Jvbmc=", "Basic bWFsbG9yeTpi", 1);
+      median_seconds(auth, "Basic YWxpY2U6d3Jvbmc=", "Basic bWFsbG9yeTpi");
   EXPECT_GT(alice_wrong, unknown_user * 0.5);
   EXPECT_LT(alice_wrong, unknown_user * 2.0);
 }
