@@ -938,15 +938,13 @@ static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool type
 
 	if (bpf_core_field_exists(skb->active_extensions))
 		extensions = bpf_core_field_offset(skb->active_extensions) - cloned;
-	/* The layouts known, with their masks as constants: the offsets are
+	/* The layout known, with its mask as a constant: the offsets are
 	 * relocated at load, so the compiler cannot fold a mask computed from
 	 * them, and the kernel runs every instruction of that computation on
 	 * each event (about 20). The verifier knows the offsets and removes
 	 * the branches of the layouts that do not apply. */
 	if (pkt_type == 2 && extensions == 1)
 		mask = 0x0004ff00; /* 5.10 to 6.18: extensions, then pkt_type */
-	else if (pkt_type == 1 && !bpf_core_field_exists(skb->active_extensions))
-		mask = 0x00000400; /* no skb extensions: pkt_type next */
 	else if (pkt_type < 4 && extensions < 4)
 		mask = 4ULL << (8 * pkt_type) |
 		       (bpf_core_field_exists(skb->active_extensions) ? 0xffULL << (8 * extensions)

@@ -54,10 +54,11 @@ struct KeptCapabilities {
 // are per thread in Linux) and the result is checked in
 // /proc/self/task/*/status. A thread that already holds only its mask is not
 // signalled: a signal makes a blocked poll() fail with EINTR whatever
-// SA_RESTART says, which cuts a connection in flight in civetweb. Throws std::runtime_error when a
-// thread kept one. Each thread of `kept` (at most kMaxKeptThreads, never the calling thread) keeps
-// exactly its mask (permitted and effective, bounding set reduced to it) and every other thread
-// holds none.
+// SA_RESTART says, which cuts a connection in flight in civetweb. Throws
+// std::runtime_error when a thread kept one. Each thread of `kept` (at most
+// kMaxKeptThreads, never the calling thread) keeps exactly its mask
+// (permitted and effective, bounding set reduced to it) and every other
+// thread holds none.
 inline constexpr std::size_t kMaxKeptThreads = 4;
 void drop_all_capabilities(const std::vector<KeptCapabilities>& kept = {});
 

@@ -129,7 +129,7 @@ session() {
   local version=$1 mode=$2 file=$3
   shift 3
   printf 'GET /-/healthy HTTP/1.0\r\n\r\n' |
-    timeout 20 openssl s_client -connect "127.0.0.1:$port" "-$version" -CAfile ca1.crt \
+    timeout 5 openssl s_client -connect "127.0.0.1:$port" "-$version" -CAfile ca1.crt \
       -CAfile ca2.crt -ign_eof "-sess_$mode" "$file" "$@" 2>/dev/null |
     awk '/^(New|Reused),/ { sub(",", "", $1); print $1; exit }'
 }
@@ -153,7 +153,7 @@ if wait_http "$url/-/healthy" 200 -k; then
     write_tls_config RequireAndVerifyClientCert ca1.crt
     expect "$version: client_auth_type changed: the earlier session is not resumed" \
       test "$(session $version in "open.$version")" = New
-    status=$(printf 'GET /metrics HTTP/1.0\r\n\r\n' | timeout 20 openssl s_client -quiet \
+    status=$(printf 'GET /metrics HTTP/1.0\r\n\r\n' | timeout 5 openssl s_client -quiet \
       -connect "127.0.0.1:$port" "-$version" -sess_in "open.$version" 2>/dev/null | head -1)
     expect "$version: ... and metrics over it need a certificate ($status)" \
       grep -q ' 403 ' <<<"$status"
