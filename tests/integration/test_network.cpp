@@ -13,23 +13,30 @@
 #include <fstream>
 
 #include "command.h"
+#include "netns_thread.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx::test {
 namespace {
 
+// ARGV run in NETNS: `ip -n NETNS ...` for ip itself (ip enters the namespace on its own, where
+// `ip netns exec` would start a second process in a new mount namespace), `ip netns exec` for the
+// rest.
 std::vector<std::string> in_netns(const std::string& netns, std::vector<std::string> argv) {
   if (netns.empty()) return argv;
   std::vector<std::string> out{"ip", "netns", "exec", netns};
+  if (!argv.empty() && argv.front() == "ip") {
+    out = {"ip", "-n", netns};
+    argv.erase(argv.begin());
+  }
   out.insert(out.end(), argv.begin(), argv.end());
   return out;
 }
 
-std::string read_mac(const std::string& netns, const std::string& link) {
-  const auto result = run_command(in_netns(netns, {"cat", "/sys/class/net/" + link + "/address"}));
-  std::string mac = result.output;
-  while (!mac.empty() && (mac.back() == '\n' || mac.back() == ' ')) mac.pop_back();
-  return mac;
+void sysctl_or_fail(const std::string& netns, const std::string& key, const std::string& value) {
+  if (!set_netns_sysctl(netns, key, value)) {
+    ADD_FAILURE() << "cannot set " << key << "=" << value << " in namespace '" << netns << "'";
+  }
 }
 
 }  // namespace
@@ -66,9 +73,8 @@ VethPair TestNetwork::add_veth_pair(const std::string& suffix_a, const std::stri
   if (netns_b.empty()) host_links_.push_back(pair.b.name);
 
   for (VethEnd* end : {&pair.a, &pair.b}) {
-    run_or_fail(in_netns(end->netns,
-                         {"sysctl", "-q", "-w", "net.ipv6.conf." + end->name + ".disable_ipv6=1"}));
-    end->mac = read_mac(end->netns, end->name);
+    sysctl_or_fail(end->netns, "net.ipv6.conf." + end->name + ".disable_ipv6", "1");
+    end->mac = link_mac(end->netns, end->name);
   }
   for (auto [self, peer] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
     run_or_fail(
@@ -86,9 +92,11 @@ void TestNetwork::add_ipv6(VethPair& pair, int subnet) {
   pair.b.address6 = prefix + "2";
   for (VethEnd* end : {&pair.a, &pair.b}) {
     const std::string conf = "net.ipv6.conf." + end->name + ".";
-    for (const char* setting : {"addr_gen_mode=1", "accept_ra=0", "router_solicitations=0",
-                                "accept_dad=0", "disable_ipv6=0"}) {
-      run_or_fail(in_netns(end->netns, {"sysctl", "-q", "-w", conf + setting}));
+    for (const auto& [setting, value] :
+         {std::pair{"addr_gen_mode", "1"}, std::pair{"accept_ra", "0"},
+          std::pair{"router_solicitations", "0"}, std::pair{"accept_dad", "0"},
+          std::pair{"disable_ipv6", "0"}}) {
+      sysctl_or_fail(end->netns, conf + setting, value);
     }
   }
   for (auto [self, peer] : {std::pair{&pair.a, &pair.b}, std::pair{&pair.b, &pair.a}}) {
@@ -119,7 +127,7 @@ std::string TestNetwork::add_link(const std::string& netns, const std::string& s
   create.insert(create.end(), type_args.begin(), type_args.end());
   if (!run_or_fail(in_netns(netns, create))) return name;
   if (netns.empty()) host_links_.push_back(name);
-  run_or_fail(in_netns(netns, {"sysctl", "-q", "-w", "net.ipv6.conf." + name + ".disable_ipv6=1"}));
+  sysctl_or_fail(netns, "net.ipv6.conf." + name + ".disable_ipv6", "1");
   return name;
 }
 
@@ -151,95 +159,55 @@ int TestNetwork::ifindex(const std::string& netns, const std::string& name) cons
 
 int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
              int payload_bytes) {
-  // Everything the child needs is made before fork(): the child of a process whose other threads
-  // allocate must not allocate itself (an allocator lock held by another thread at the fork stays
-  // held in the child, which then spins on it forever, as ASan's stack depot lock did once).
-  const std::string netns_path = netns.empty() ? std::string() : "/run/netns/" + netns;
   const std::vector<char> payload(static_cast<std::size_t>(payload_bytes), 'x');
   sockaddr_in to{};
   to.sin_family = AF_INET;
   to.sin_port = htons(9);  // discard
   ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
-  int result_pipe[2];
-  if (::pipe(result_pipe) != 0) return -1;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(result_pipe[0]);
-    int sent = -1;
-    cpu_set_t cpus;
-    CPU_ZERO(&cpus);
-    CPU_SET(cpu, &cpus);
-    const int ns_fd = netns_path.empty() ? -1 : ::open(netns_path.c_str(), O_RDONLY);
-    if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 &&
-        (netns_path.empty() || (ns_fd >= 0 && ::setns(ns_fd, CLONE_NEWNET) == 0))) {
-      const int sock = ::socket(AF_INET, SOCK_DGRAM, 0);
-      const int on = 1;
-      ::setsockopt(sock, SOL_SOCKET, SO_BROADCAST, &on, sizeof on);
-      if (IN_MULTICAST(ntohl(to.sin_addr.s_addr))) {
-        ip_mreq membership{};
-        membership.imr_multiaddr = to.sin_addr;
-        ::setsockopt(sock, IPPROTO_IP, IP_ADD_MEMBERSHIP, &membership, sizeof membership);
-      }
-      sent = 0;
-      for (int i = 0; i < count; ++i) {
-        if (::sendto(sock, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
-                     sizeof to) == static_cast<ssize_t>(payload.size())) {
-          ++sent;
-        }
+  int sent = -1;
+  run_in_netns(netns, cpu, [&] {
+    const UniqueFd sock(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    if (!sock.valid()) return;
+    const int on = 1;
+    ::setsockopt(sock.get(), SOL_SOCKET, SO_BROADCAST, &on, sizeof on);
+    if (IN_MULTICAST(ntohl(to.sin_addr.s_addr))) {
+      ip_mreq membership{};
+      membership.imr_multiaddr = to.sin_addr;
+      ::setsockopt(sock.get(), IPPROTO_IP, IP_ADD_MEMBERSHIP, &membership, sizeof membership);
+    }
+    sent = 0;
+    for (int i = 0; i < count; ++i) {
+      if (::sendto(sock.get(), payload.data(), payload.size(), 0,
+                   reinterpret_cast<const sockaddr*>(&to),
+                   sizeof to) == static_cast<ssize_t>(payload.size())) {
+        ++sent;
       }
     }
-    (void)!::write(result_pipe[1], &sent, sizeof sent);
-    ::_exit(0);
-  }
-  ::close(result_pipe[1]);
-  int sent = -1;
-  if (::read(result_pipe[0], &sent, sizeof sent) != sizeof sent) sent = -1;
-  ::close(result_pipe[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  });
   return sent;
 }
 
 int send_udp_gso_bursts(const std::string& netns, unsigned cpu, const std::string& destination,
                         int count, int segments, int payload_bytes) {
-  UniqueFd ns(::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC));
-  if (!ns.valid()) return -1;
-  std::vector<char> payload(static_cast<std::size_t>(segments) * payload_bytes, 'x');
+  const std::vector<char> payload(static_cast<std::size_t>(segments) * payload_bytes, 'x');
   sockaddr_in to{};
   to.sin_family = AF_INET;
   to.sin_port = htons(9);
   ::inet_pton(AF_INET, destination.c_str(), &to.sin_addr);
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  CPU_SET(cpu, &cpus);
-  int sent_pipe[2];
-  if (::pipe(sent_pipe) != 0) return -1;
-  const pid_t child = ::fork();
-  if (child == 0) {
-    // No allocation here: everything was made before the fork.
-    int sent = 0;
-    if (::sched_setaffinity(0, sizeof cpus, &cpus) == 0 && ::setns(ns.get(), CLONE_NEWNET) == 0) {
-      const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-      const int size = payload_bytes;
-      if (fd >= 0 && ::setsockopt(fd, SOL_UDP, UDP_SEGMENT, &size, sizeof size) == 0) {
-        for (int i = 0; i < count; ++i) {
-          if (::sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
-                       sizeof to) == static_cast<ssize_t>(payload.size()))
-            ++sent;
-        }
-      }
-    }
-    (void)!::write(sent_pipe[1], &sent, sizeof sent);
-    ::_exit(0);
-  }
-  ::close(sent_pipe[1]);
   int sent = -1;
-  if (child > 0) {
-    if (::read(sent_pipe[0], &sent, sizeof sent) != sizeof sent) sent = -1;
-    int status = 0;
-    ::waitpid(child, &status, 0);
-  }
-  ::close(sent_pipe[0]);
+  run_in_netns(netns, cpu, [&] {
+    const UniqueFd sock(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    const int size = payload_bytes;
+    if (!sock.valid() || ::setsockopt(sock.get(), SOL_UDP, UDP_SEGMENT, &size, sizeof size) != 0)
+      return;
+    sent = 0;
+    for (int i = 0; i < count; ++i) {
+      if (::sendto(sock.get(), payload.data(), payload.size(), 0,
+                   reinterpret_cast<const sockaddr*>(&to),
+                   sizeof to) == static_cast<ssize_t>(payload.size()))
+        ++sent;
+    }
+  });
   return sent;
 }
 

@@ -87,12 +87,12 @@ long long link_counter(const std::string& netns, const std::string& link, const 
 // `destination`:9 (unicast, broadcast or multicast: the socket may
 // broadcast, and joins a multicast destination's group on the device its
 // route leaves by, so that the kernel loops each datagram back to the sending
-// host), from a process pinned to `cpu`. Returns how many were sent.
+// host), from a thread pinned to `cpu`. Returns how many were sent, -1 when it could not send.
 int send_udp(const std::string& netns, unsigned cpu, const std::string& destination, int count,
              int payload_bytes);
 
 // Sends `count` UDP GSO datagrams of `segments` segments of `payload_bytes`
-// each from `netns` to `destination`:9, from a child pinned to `cpu`. With
+// each from `netns` to `destination`:9, from a thread pinned to `cpu`. With
 // the sending device's tx-udp-segmentation off, the device segments each
 // and hands every segment to the peer within one transmit (with bottom
 // halves off): a burst that the peer's NAPI context or the CPU's backlog
