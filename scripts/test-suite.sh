@@ -33,6 +33,12 @@ summary() {
 }
 
 phase "install packages" bash scripts/install-deps.sh || exit 1
+# The guests' kernels, downloaded from Debian's archive while the builds compile (on a machine with
+# no cache, minutes the guests' lane would wait otherwise; nothing to do when they are cached).
+# In a session of its own, so that a build that fails ends the downloads with the run.
+setsid bash tests/vm/fetch-all-kernels.sh >"$build_dir/kernel-fetch.log" 2>&1 &
+kernel_fetch=$!
+trap 'kill -- -"$kernel_fetch" 2>/dev/null' EXIT
 phase "configure" cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug -DNETIF_RX_SANITIZE=ON \
   >/dev/null || exit 1
 phase "build" cmake --build "$build_dir" -j "$jobs" || exit 1
@@ -44,6 +50,10 @@ phase "TSan build" bash scripts/tsan-storm.sh --build-only || exit 1
 phase "arm64 cross build" env CROSS_BUILD_TYPE=Release \
   bash scripts/cross-build.sh arm64 "$build_dir/arm64" >/dev/null || exit 1
 phase "format check" bash scripts/check-format.sh || exit 1
+# What is left of the kernels' download once the builds are done (a kernel that could not be
+# fetched fails the guests that boot it, with the reason; the log says which).
+phase "kernel fetch (after the builds)" wait "$kernel_fetch" ||
+  echo "make test: a kernel could not be fetched: $(grep -v ': ready in' "$build_dir/kernel-fetch.log" | head -n 1)" >&2
 rm -f "$build_dir/ctest-junit.xml"
 # One test more than cores: the qemu guests (lock qemu_guest) and the tests on this machine's
 # kernel (lock host_kernel) each run one at a time, many of the latter mostly waiting for polls;

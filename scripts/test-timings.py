@@ -80,8 +80,9 @@ def main():
     total = time.time() - args.start
 
     print("\nmake test, part by part (wall time):")
+    width = max([18] + [len(name) for name, _ in parts])
     for name, seconds in parts:
-        print(f"  {name:<18} {minutes_and_seconds(seconds):>14}")
+        print(f"  {name:<{width}} {minutes_and_seconds(seconds):>14}")
 
     by_label = {}
     for name, (seconds, _) in times.items():

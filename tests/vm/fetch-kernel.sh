@@ -44,6 +44,11 @@ mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/de
 # One fetch at a time per cache (parallel ctest runs share it).
 exec 9>"$cache/.lock"
 flock 9
+# Fetched meanwhile by another run, which held the lock.
+if [[ -f "$target/.complete" ]]; then
+  echo "$target"
+  exit 0
+fi
 # Every suite of kernels.list, one sources list.
 awk '$1 !~ /^#/ && NF >= 4 {print $2}' "$list" | sort -u |
   sed "s|.*|deb [signed-by=$keyring] http://deb.debian.org/debian & main|" >"$apt_dir/sources.list"
