@@ -210,10 +210,19 @@ check_tls() {
   install -D -m 0644 -t "$dir" /root/tls/cert.pem /root/tls/key.pem
   printf 'tls_server_config:\n  cert_file: %s/cert.pem\n  key_file: %s/key.pem\n' "$dir" "$dir" >"$dir/web.yml"
   sed -i "s|^ARGS=\"\(.*\)\"|ARGS=\"\1 --web.config.file=$dir/web.yml\"|" /etc/default/netif_rx_exporter
+  local since
+  since=$(date +%s)
   systemctl restart "$unit"
-  code=$(curl -sk -m 10 -o /tmp/tls.txt -w '%{http_code}' "https://127.0.0.1:$port/metrics")
-  expect "TLS: https://127.0.0.1:$port/metrics answers the exposition (HTTP $code)" \
-    grep -q '^netif_rx_exporter_probe_attached 1$' /tmp/tls.txt
+  code=$(curl -sSk -m 10 -o /tmp/tls.txt -w '%{http_code}' "https://127.0.0.1:$port/metrics" 2>/tmp/tls.err)
+  local check="TLS: https://127.0.0.1:$port/metrics answers the exposition (HTTP $code)"
+  if grep -qs '^netif_rx_exporter_probe_attached 1$' /tmp/tls.txt; then
+    pass "$check"
+  else
+    fail "$check$([[ -s /tmp/tls.err ]] && printf ', curl: %s' "$(head -c 200 /tmp/tls.err | tr '\n' ' ')")"
+    # What the unit did since the restart, for the failure's cause (its lines hold level=).
+    echo "--- the unit since the TLS restart: $(prop ActiveState) $(prop SubState), result $(prop Result)"
+    journalctl -u "$unit" --since "@$since" -o cat --no-pager | tail -n 25
+  fi
   sed -i "s| --web.config.file=$dir/web.yml||" /etc/default/netif_rx_exporter
   rm -rf "$dir"
   systemctl restart "$unit"
