@@ -25,6 +25,7 @@
 #include "command.h"
 #include "drops/drop_reasons.h"
 #include "exporter_process.h"
+#include "netns_thread.h"
 #include "pipeline/cpu_list.h"
 #include "series_query.h"
 #include "test_network.h"
@@ -194,9 +195,7 @@ TEST_F(DropsTest, AClosedPortsDropsEqualUdpNoPorts) {
 TEST_F(DropsTest, ATinyReceiveBuffersDropsEqualUdpRcvbufErrors) {
   // A socket on port 9 in B with the smallest receive buffer, never read.
   UniqueFd receiver;
-  std::thread([&] {
-    UniqueFd ns(::open(("/run/netns/" + ns_b_).c_str(), O_RDONLY | O_CLOEXEC));
-    if (!ns.valid() || ::setns(ns.get(), CLONE_NEWNET) != 0) return;
+  run_in_netns(ns_b_, std::nullopt, [&] {
     UniqueFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     const int size = 1;
     sockaddr_in at{};
@@ -207,7 +206,7 @@ TEST_F(DropsTest, ATinyReceiveBuffersDropsEqualUdpRcvbufErrors) {
         ::bind(fd.get(), reinterpret_cast<sockaddr*>(&at), sizeof at) != 0)
       return;
     receiver = std::move(fd);
-  }).join();
+  });
   ASSERT_TRUE(receiver.valid()) << "no socket with a tiny receive buffer in " << ns_b_;
 
   const double before = drops(exporter_->scrape(), "SOCKET_RCVBUFF");

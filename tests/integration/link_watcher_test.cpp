@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "command.h"
+#include "netns_thread.h"
 #include "test_network.h"
 
 namespace netif_rx::test {
@@ -31,12 +32,8 @@ constexpr int kPairs = 100;
 // own thread (which inherits the namespace) then watch that namespace.
 std::unique_ptr<LinkWatcher> watcher_in(const std::string& netns, LinkWatcherOptions options) {
   std::unique_ptr<LinkWatcher> watcher;
-  std::thread([&] {
-    const int fd = ::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || ::setns(fd, CLONE_NEWNET) != 0) return;
-    ::close(fd);
-    watcher = std::make_unique<LinkWatcher>(std::move(options));
-  }).join();
+  run_in_netns(netns, std::nullopt,
+               [&] { watcher = std::make_unique<LinkWatcher>(std::move(options)); });
   return watcher;
 }
 
@@ -234,7 +231,9 @@ TEST(LinkWatcherTest, DumpsInterruptedByChurnNeitherFailNorRemoveLiveLinks) {
     return out;
   };
   EXPECT_TRUE(eventually([&] { return names() == expected; })) << names().size() << " links";
-  for (const auto& [ifindex, link] : *watcher->view()) stable.insert(ifindex);
+  // Held while it is read: the watcher's thread may publish a newer view and drop this one.
+  const auto view = watcher->view();
+  for (const auto& [ifindex, link] : *view) stable.insert(ifindex);
   interrupted += watcher->interrupted_dumps();
   std::printf(
       "link dumps during churn: %llu complete, %llu interrupted at every attempt (and %d "

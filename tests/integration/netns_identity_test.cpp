@@ -27,6 +27,7 @@
 #include "bpf_maps.h"
 #include "exporter_process.h"
 #include "lifecycle_support.h"
+#include "netns_thread.h"
 #include "owners/netns_file.h"
 #include "probe/netns_salt.h"
 #include "series_query.h"
@@ -50,9 +51,7 @@ const std::string kInfo = "netif_rx_netns_info";
 // namespace's cookie from that socket (none before Linux 5.14).
 std::optional<std::uint64_t> datagrams_and_cookie(const std::string& netns, int datagrams) {
   std::optional<std::uint64_t> cookie;
-  std::thread([&] {
-    const UniqueFd ns(::open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC));
-    ASSERT_TRUE(ns.valid() && ::setns(ns.get(), CLONE_NEWNET) == 0) << "setns into " << netns;
+  const bool entered = run_in_netns(netns, std::nullopt, [&] {
     const UniqueFd sock(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     ASSERT_TRUE(sock.valid());
     ifreq lo{};
@@ -73,7 +72,8 @@ std::optional<std::uint64_t> datagrams_and_cookie(const std::string& netns, int 
     std::uint64_t value = 0;
     socklen_t size = sizeof value;
     if (::getsockopt(sock.get(), SOL_SOCKET, kSoNetnsCookie, &value, &size) == 0) cookie = value;
-  }).join();
+  });
+  EXPECT_TRUE(entered) << "setns into " << netns;
   return cookie;
 }
 
