@@ -8,7 +8,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "bulk_traffic.h"
@@ -93,6 +95,25 @@ class AggregationTest : public ::testing::Test {
             sum_where(series, "netif_rx_bytes_total", device)};
   }
 
+  // What the exporter knows beyond the device's count, for a count that does
+  // not match: runs of the probe the kernel skipped, the probe's own total,
+  // the untracked total, and how old its last poll is.
+  static std::string probe_state() {
+    const Series series = exporter_->scrape();
+    const double now =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "probe state: recursion misses %.0f, counted packets %.0f, untracked packets "
+                  "%.0f, fallbacks %.0f, last poll %.2f s ago",
+                  sum_where(series, "netif_rx_bpf_recursion_misses_total", {}),
+                  sum_where(series, "netif_rx_counted_packets_total", {}),
+                  sum_where(series, "netif_rx_untracked_packets_total", {}),
+                  sum_where(series, "netif_rx_gso_fallbacks_total", {}),
+                  now - sum_where(series, "netif_rx_exporter_last_poll_timestamp_seconds", {}));
+    return text;
+  }
+
   static double fallbacks() {
     return sum_where(exporter_->scrape(), "netif_rx_gso_fallbacks_total", {});
   }
@@ -168,7 +189,7 @@ class AggregationTest : public ::testing::Test {
 
     EXPECT_EQ(links.receiver_rx_packets, links.sender_tx_packets);
     EXPECT_EQ(count.packets, static_cast<double>(links.receiver_rx_packets))
-        << "every MTU frame the device received is a packet";
+        << "every MTU frame the device received is a packet; " << probe_state();
     EXPECT_EQ(count.packets, static_cast<double>(transfer.segments - links.dropped))
         << "every TCP segment the sender sent (and the veth did not drop) is a packet";
     EXPECT_LE(count.skbs * 2, count.packets) << "GRO merged nothing: is GRO on?";
@@ -216,7 +237,7 @@ TEST_F(AggregationTest, TcpFromATsoSenderCountsItsSegments) {
     const double l3_bytes = sent_l3_bytes(transfer, kTcpHeadersV4);
     print("TSO sender", links, transfer.segments, count, l3_bytes);
     EXPECT_EQ(count.skbs, static_cast<double>(links.receiver_rx_packets))
-        << "the veth counts the skbs it received";
+        << "the veth counts the skbs it received; " << probe_state();
     if (links.dropped > 0 && attempt < 3) continue;
 
     EXPECT_EQ(links.dropped, 0) << "the veth dropped skbs in every attempt";
