@@ -31,7 +31,7 @@ function(add_bpf_skeleton target)
 
   add_custom_command(
     OUTPUT "${raw_object}"
-    COMMAND "${BPF_CLANG}" -g -O2 -target bpf -D__TARGET_ARCH_${BPF_TARGET_ARCH}
+    COMMAND "${BPF_CLANG}" -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_${BPF_TARGET_ARCH}
             -Wall -Wextra -Werror -Wno-unused-parameter ${ARG_DEFINES}
             -I "${source_dir}" -MD -MF "${raw_object}.d"
             -c "${source}" -o "${raw_object}"
