@@ -77,7 +77,7 @@ class OurProbe final : public BenchProgram {
     // control map's.
     const netif_rx_control counting{1, 0};
     const __u32 key = 0;
-    if (bpf_map_update_elem(bpf_map__fd(skeleton_->maps.probe_control), &key, &counting, 0) != 0)
+    if (bpf_map_update_elem(bpf_map__fd(skeleton_->maps.data_control), &key, &counting, 0) != 0)
       throw std::runtime_error("writing the probe's control map failed");
   }
   ~OurProbe() override {

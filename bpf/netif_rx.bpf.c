@@ -11,7 +11,11 @@
  * own namespace: one lookup in the per-CPU array `host_counters` indexed by
  * ifindex (no hashing; the kernel inlines it since 6.10) and two increments,
  * plus the probe's own total (slot NETIF_RX_SLOT_COUNTED of `probe_totals`,
- * also an inlined array lookup). An skb that may be an aggregate (non-linear,
+ * also an inlined array lookup, by a key in .rodata). The gate (whether this
+ * program counts) reads the control entry in place, without a lookup (see
+ * probe_control). The own namespace's path is inlined apart from the other
+ * namespaces' (count_event_btf()): it tests the namespace once and keeps no
+ * register for it. An skb that may be an aggregate (non-linear,
  * or longer than the MTU) leaves the hot path: if its shared info says it is
  * one (gso_size set), it is counted as the packets it carries (see
  * measure_aggregate()). An event that may not be a packet arriving at its
@@ -87,25 +91,19 @@ const volatile bool count_routes = true;
  * says so (see struct netif_rx_control). */
 const volatile __u64 generation = 0;
 
-/* Layout-stable: see struct netif_rx_control. An inlined array lookup. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct netif_rx_control);
-} probe_control SEC(".maps");
+/* The control entry (layout-stable: see struct netif_rx_control), the one
+ * variable of its section: the section is an array map of one entry, which
+ * the program reads in place (the kernel gives its value's address at load),
+ * without a lookup. The daemon hands the object the control map it keeps
+ * (bpf_map__reuse_fd), so that every program of every exporter reads the
+ * same entry; volatile: the daemon writes it while programs run. */
+volatile struct netif_rx_control probe_control SEC(".data.control");
 
-/* The control entry while this program is the one that counts, else NULL:
- * an exporter attaches its program before it hands the counting over, and
- * retires the old one after, so that one counts each event (see
- * claim_event() for the event whose two runs straddle the handover). */
-static __always_inline struct netif_rx_control *counting(void)
-{
-	__u32 key = 0;
-	struct netif_rx_control *control = bpf_map_lookup_elem(&probe_control, &key);
-
-	return control && control->generation == generation ? control : NULL;
-}
+/* Whether this program is the one that counts: an exporter attaches its
+ * program before it hands the counting over, and retires the old one after,
+ * so that one counts each event (see claim_event() for the event whose two
+ * runs straddle the handover). */
+static __always_inline bool counting(void) { return probe_control.generation == generation; }
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -234,6 +232,12 @@ struct {
 } next_layout_test SEC(".maps");
 #endif
 
+/* Constant keys, in .rodata: a lookup by one stores nothing on the stack.
+ * The counted total's slot of `probe_totals`, and the one entry of
+ * `handover_totals`. */
+static const __u32 counted_slot = NETIF_RX_SLOT_COUNTED;
+static const __u32 first_entry = 0;
+
 /* Adds one event to `counters`. `arrival->merged_packets` is a constant 0
  * on the hot path (an skb that cannot be an aggregate): then the compiler
  * drops its increment. */
@@ -292,26 +296,23 @@ static __always_inline void add_to_counted_total(struct netif_rx_counters *total
  * Claims the event for this program: returns the counted total's slot, or
  * NULL when the program that ran just before this one for the same event
  * counted it (its mark: this event, the other parity). */
-static __always_inline struct netif_rx_counters *claim_event(const void *event,
-							     const struct netif_rx_control *control)
+static __always_inline struct netif_rx_counters *claim_event(const void *event)
 {
 	/* Pointer arithmetic, not bit operations: the verifier lets a privileged
 	 * program store and compare a pointer, not mask it. */
 	__u64 parity = generation & 1;
 	const char *mine = (const char *)event + parity;
 	const char *other = (const char *)event + (parity ^ 1);
-	__u32 slot = NETIF_RX_SLOT_COUNTED;
-	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
+	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &counted_slot);
 	struct netif_rx_counters *old_total = NULL;
-	__u32 entry = 0;
 	void *old_totals;
 
 	if (!total)
 		return NULL;
-	if (control->counting_since_ns & NETIF_RX_CONTROL_HANDOVER) {
-		old_totals = bpf_map_lookup_elem(&handover_totals, &entry);
+	if (probe_control.counting_since_ns & NETIF_RX_CONTROL_HANDOVER) {
+		old_totals = bpf_map_lookup_elem(&handover_totals, &first_entry);
 		if (old_totals)
-			old_total = bpf_map_lookup_elem(old_totals, &slot);
+			old_total = bpf_map_lookup_elem(old_totals, &counted_slot);
 		if (old_total && old_total->bytes == (__u64)other) {
 			old_total->bytes = 0; /* counted once, by the other one */
 			return NULL;
@@ -325,8 +326,7 @@ static __always_inline struct netif_rx_counters *claim_event(const void *event,
  * over) clears the mark; see claim_event(). */
 static __always_inline void clear_event_mark(void)
 {
-	__u32 slot = NETIF_RX_SLOT_COUNTED;
-	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &slot);
+	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &counted_slot);
 
 	if (total && total->bytes)
 		total->bytes = 0;
@@ -477,22 +477,25 @@ static __always_inline int count_in_hash(__u32 netns_inum, __u32 netns_salt, __u
 	return count_new_device(&key, dev, arrival->bytes, arrival->merged_packets);
 }
 
-/* Whether this probe counts the devices of the namespace at all. */
-static __always_inline bool counts_namespace(__u32 netns_inum)
+/* The namespace's inode number where a path off the hot one needs it: for
+ * the own namespace (`own`, a constant once inlined) read again from
+ * .rodata there, so that the hot path keeps no register for it. */
+static __always_inline __u32 namespace_inum(bool own, __u32 netns_inum)
 {
-	return netns_inum == host_netns_inum || count_all_namespaces;
+	return own ? host_netns_inum : netns_inum;
 }
 
 /* Counts an event on its device: its slot, its block's slot or its hash
- * entry, or the untracked total. */
-static __always_inline void count_on_device(__u32 netns_inum, __u32 ifindex,
+ * entry, or the untracked total. `own`: the device is of the exporter's
+ * namespace (netns_inum is host_netns_inum), a constant once inlined. */
+static __always_inline void count_on_device(bool own, __u32 netns_inum, __u32 ifindex,
 					    const struct arrival *arrival, struct net_device *dev,
 					    bool typed)
 {
 	struct netif_rx_counters *counters;
 	__u32 salt;
 
-	if (netns_inum == host_netns_inum) {
+	if (own) {
 		/* NULL when ifindex is beyond the array: the hash takes it. The
 		 * own namespace outlives the probe: salt 0, one key form with
 		 * the array's slots. */
@@ -501,7 +504,7 @@ static __always_inline void count_on_device(__u32 netns_inum, __u32 ifindex,
 			add_arrival(counters, arrival);
 			return;
 		}
-		count_in_hash(netns_inum, 0, ifindex, arrival, dev);
+		count_in_hash(namespace_inum(own, netns_inum), 0, ifindex, arrival, dev);
 		return;
 	}
 	salt = netns_salt(dev, typed);
@@ -510,7 +513,7 @@ static __always_inline void count_on_device(__u32 netns_inum, __u32 ifindex,
 	count_in_hash(netns_inum, salt, ifindex, arrival, dev);
 }
 
-/* The skb's way in, read right after the event is claimed: the RX queue its
+/* The skb's way in, read once the event is counted: the RX queue its
  * driver recorded (queue_mapping: queue + 1, 0 none) in the low half and, in
  * the high half, the CPU that built it plus one when that is not this CPU
  * (alloc_cpu, Linux >= 5.19), else 0. 0 as a whole: nothing to count (no
@@ -610,7 +613,7 @@ static __noinline void count_queue(__u32 netns_inum, __u32 netns_salt, __u32 ifi
 /* Counts the event's queue and steering (`route`: read_route()'s). An event
  * without a recorded queue, built on this CPU (a veth's or lo's, a NIC's
  * without RPS), costs one branch here. */
-static __always_inline void count_route(__u32 route, __u32 netns_inum, __u32 ifindex,
+static __always_inline void count_route(__u32 route, bool own, __u32 netns_inum, __u32 ifindex,
 					const struct arrival *arrival, struct net_device *dev,
 					bool typed)
 {
@@ -620,24 +623,27 @@ static __always_inline void count_route(__u32 route, __u32 netns_inum, __u32 ifi
 
 	if (!route)
 		return;
-	salt = netns_inum == host_netns_inum ? 0 : netns_salt(dev, typed);
+	salt = own ? 0 : netns_salt(dev, typed);
 	if (queue_mapping)
-		count_queue(netns_inum, salt, ifindex, queue_mapping, packets);
+		count_queue(namespace_inum(own, netns_inum), salt, ifindex, queue_mapping, packets);
 	if (from_cpu_plus_one)
-		count_steered(netns_inum, salt, ifindex, from_cpu_plus_one - 1, packets);
+		count_steered(namespace_inum(own, netns_inum), salt, ifindex, from_cpu_plus_one - 1,
+			      packets);
 }
 
 /* Counts a claimed event (`total`: claim_event()'s): on its device first,
  * then in the probe's own total of both layouts, so that a poll, which reads
  * that total before the devices, never finds "exported + untracked +
- * removed" below it. */
-static __always_inline int count_packet(__u32 netns_inum, __u32 ifindex,
-					const struct arrival *arrival, struct net_device *dev,
-					bool typed, struct netif_rx_counters *total, __u32 route)
+ * removed" below it; then its queue and steering, read last, so that no
+ * value of them is kept across the counting. */
+static __always_inline int count_packet(struct sk_buff *skb, bool own, __u32 netns_inum,
+					__u32 ifindex, const struct arrival *arrival,
+					struct net_device *dev, bool typed,
+					struct netif_rx_counters *total)
 {
-	count_on_device(netns_inum, ifindex, arrival, dev, typed);
+	count_on_device(own, netns_inum, ifindex, arrival, dev, typed);
 	add_to_counted_total(total, arrival);
-	count_route(route, netns_inum, ifindex, arrival, dev, typed);
+	count_route(read_route(skb, typed), own, netns_inum, ifindex, arrival, dev, typed);
 	return 0;
 }
 
@@ -845,26 +851,28 @@ static __noinline void measure_aggregate(const struct skb_view *skb, struct arri
 	arrival->bytes += (__u64)(segments - 1) * headers;
 }
 
-/* An skb that may be an aggregate, measured first; off the hot path. */
-static __always_inline int count_measured(const struct skb_view *skb, __u32 netns_inum,
-					  __u32 ifindex, struct net_device *dev, bool typed,
-					  struct netif_rx_counters *total, __u32 route)
+/* An skb that may be an aggregate (`view`: what it needs of `skb`),
+ * measured first; off the hot path. */
+static __always_inline int count_measured(struct sk_buff *skb, const struct skb_view *view,
+					  bool own, __u32 netns_inum, __u32 ifindex,
+					  struct net_device *dev, bool typed,
+					  struct netif_rx_counters *total)
 {
-	struct arrival arrival = {.bytes = skb->len, .merged_packets = 0};
+	struct arrival arrival = {.bytes = view->len, .merged_packets = 0};
 
-	measure_aggregate(skb, &arrival);
-	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total, route);
+	measure_aggregate(view, &arrival);
+	return count_packet(skb, own, netns_inum, ifindex, &arrival, dev, typed, total);
 }
 
 /* An skb that cannot be an aggregate: the hot path, with merged_packets a
  * constant 0. */
-static __always_inline int count_single(__u32 len, __u32 netns_inum, __u32 ifindex,
-					struct net_device *dev, bool typed,
-					struct netif_rx_counters *total, __u32 route)
+static __always_inline int count_single(struct sk_buff *skb, __u32 len, bool own, __u32 netns_inum,
+					__u32 ifindex, struct net_device *dev, bool typed,
+					struct netif_rx_counters *total)
 {
 	struct arrival arrival = {.bytes = len, .merged_packets = 0};
 
-	return count_packet(netns_inum, ifindex, &arrival, dev, typed, total, route);
+	return count_packet(skb, own, netns_inum, ifindex, &arrival, dev, typed, total);
 }
 
 /* An aggregate is either non-linear (GRO and LRO merge into pages) or longer
@@ -931,25 +939,34 @@ static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool type
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* Byte positions in the word loaded at __cloned_offset; 64-bit, so
 	 * that no instruction zero-extends them. */
-	__u64 cloned = bpf_core_field_offset(skb->__cloned_offset);
-	__u64 pkt_type = bpf_core_field_offset(skb->__pkt_type_offset) - cloned;
-	__u64 extensions = 0, mask = 0;
+	__u64 cloned, pkt_type, extensions = 0, mask;
 	__u32 word = 0;
 
+	/* The layout of 5.10 to 6.18, known by its absolute offsets: the word
+	 * at 126 holds active_extensions (byte 1) and pkt_type (byte 2), tested
+	 * with a constant mask at a constant offset. The offsets are relocated
+	 * at load, so the compiler cannot fold what is computed from them and
+	 * the kernel runs each such instruction on every event: here only the
+	 * three relocated constants are loaded (the verifier knows them and
+	 * removes the branches of the layouts that do not apply). */
+	if (bpf_core_field_exists(skb->active_extensions) &&
+	    bpf_core_field_offset(skb->active_extensions) == 127 &&
+	    bpf_core_field_offset(skb->__pkt_type_offset) == 128) {
+		if (typed)
+			word = *(__u32 *)((char *)skb + 126);
+		else
+			bpf_probe_read_kernel(&word, sizeof(word), (char *)skb + 126);
+		return (word & 0x0004ff00) != 0;
+	}
+	/* Another layout whose bytes are close enough: its mask computed. */
+	cloned = bpf_core_field_offset(skb->__cloned_offset);
+	pkt_type = bpf_core_field_offset(skb->__pkt_type_offset) - cloned;
 	if (bpf_core_field_exists(skb->active_extensions))
 		extensions = bpf_core_field_offset(skb->active_extensions) - cloned;
-	/* The layout known, with its mask as a constant: the offsets are
-	 * relocated at load, so the compiler cannot fold a mask computed from
-	 * them, and the kernel runs every instruction of that computation on
-	 * each event (about 20). The verifier knows the offsets and removes
-	 * the branches of the layouts that do not apply. */
-	if (pkt_type == 2 && extensions == 1)
-		mask = 0x0004ff00; /* 5.10 to 6.18: extensions, then pkt_type */
-	else if (pkt_type < 4 && extensions < 4)
+	if (pkt_type < 4 && extensions < 4) {
 		mask = 4ULL << (8 * pkt_type) |
 		       (bpf_core_field_exists(skb->active_extensions) ? 0xffULL << (8 * extensions)
 								      : 0);
-	if (mask) {
 		if (typed)
 			word = *(__u32 *)((char *)skb + cloned);
 		else
@@ -966,9 +983,8 @@ static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool type
 }
 
 /* Five arguments at most (BPF calls): the ifindex is read here. */
-static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum,
-					 struct net_device *dev, struct netif_rx_counters *total,
-					 __u32 route)
+static __noinline int count_measured_btf(struct sk_buff *skb, bool own, __u32 netns_inum,
+					 struct net_device *dev, struct netif_rx_counters *total)
 {
 	const struct skb_view view = {
 	    .head = skb->head,
@@ -981,14 +997,13 @@ static __noinline int count_measured_btf(struct sk_buff *skb, __u32 netns_inum,
 	    .inner_transport_header = skb->inner_transport_header,
 	};
 
-	return count_measured(&view, netns_inum, dev->ifindex, dev, true, total, route);
+	return count_measured(skb, &view, own, netns_inum, dev->ifindex, dev, true, total);
 }
 
 /* Five arguments at most (BPF calls): the ifindex and the length are read
  * here. */
-static __noinline int count_measured_tp(struct sk_buff *skb, __u32 netns_inum,
-					struct net_device *dev, struct netif_rx_counters *total,
-					__u32 route)
+static __noinline int count_measured_tp(struct sk_buff *skb, bool own, __u32 netns_inum,
+					struct net_device *dev, struct netif_rx_counters *total)
 {
 	const struct skb_view view = {
 	    .head = BPF_CORE_READ(skb, head),
@@ -1001,65 +1016,86 @@ static __noinline int count_measured_tp(struct sk_buff *skb, __u32 netns_inum,
 	    .inner_transport_header = BPF_CORE_READ(skb, inner_transport_header),
 	};
 
-	return count_measured(&view, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false, total,
-			      route);
+	return count_measured(skb, &view, own, netns_inum, BPF_CORE_READ(dev, ifindex), dev, false,
+			      total);
+}
+
+/* An event of a namespace this probe counts, in tp_btf. `own` (a constant
+ * once inlined): the device is of the exporter's namespace, which the
+ * program tested already; each case is inlined apart, so that the own
+ * namespace's path tests it once. */
+static __always_inline int count_event_btf(struct sk_buff *skb, struct net_device *dev, bool own,
+					   __u32 netns_inum)
+{
+	struct netif_rx_counters *total;
+
+	if (may_not_be_an_arrival(skb, true) && not_an_arrival(skb, dev->ifindex, true))
+		return 0;
+	total = claim_event(skb);
+	if (!total)
+		return 0;
+	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
+		return count_measured_btf(skb, own, namespace_inum(own, netns_inum), dev, total);
+	return count_single(skb, skb->len, own, netns_inum, dev->ifindex, dev, true, total);
 }
 
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(netif_rx_btf, struct sk_buff *skb)
 {
-	struct netif_rx_control *control = counting();
-	struct netif_rx_counters *total;
 	struct net_device *dev;
 	__u32 netns_inum;
 
-	if (!control) {
+	if (!counting()) {
 		clear_event_mark();
 		return 0;
 	}
 	dev = skb->dev;
 	netns_inum = dev->nd_net.net->ns.inum;
-	if (!counts_namespace(netns_inum))
+	if (netns_inum == host_netns_inum)
+		return count_event_btf(skb, dev, true, netns_inum);
+	if (!count_all_namespaces)
 		return 0;
-	if (may_not_be_an_arrival(skb, true) && not_an_arrival(skb, dev->ifindex, true))
+	return count_event_btf(skb, dev, false, netns_inum);
+}
+
+/* An event of a namespace this probe counts, in the classic tracepoint
+ * (see count_event_btf()). Each field is a probe read here: the ifindex is
+ * read once. */
+static __always_inline int count_event_tp(struct trace_event_raw_net_dev_template *ctx,
+					  struct sk_buff *skb, struct net_device *dev, bool own,
+					  __u32 netns_inum)
+{
+	__u32 ifindex = BPF_CORE_READ(dev, ifindex);
+	struct netif_rx_counters *total;
+
+	if (may_not_be_an_arrival(skb, false) && not_an_arrival(skb, ifindex, false))
 		return 0;
-	total = claim_event(skb, control);
+	total = claim_event(skb);
 	if (!total)
 		return 0;
-	const __u32 route = read_route(skb, true);
-	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
-		return count_measured_btf(skb, netns_inum, dev, total, route);
-	return count_single(skb->len, netns_inum, dev->ifindex, dev, true, total, route);
+	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
+		return count_measured_tp(skb, own, namespace_inum(own, netns_inum), dev, total);
+	return count_single(skb, ctx->len, own, netns_inum, ifindex, dev, false, total);
 }
 
 SEC("tracepoint/net/netif_receive_skb")
 int netif_rx_tp(struct trace_event_raw_net_dev_template *ctx)
 {
-	struct netif_rx_control *control = counting();
 	struct sk_buff *skb = ctx->skbaddr;
-	struct netif_rx_counters *total;
 	struct net_device *dev;
-	__u32 netns_inum, ifindex;
+	__u32 netns_inum;
 
-	if (!control) {
+	if (!counting()) {
 		clear_event_mark();
 		return 0;
 	}
 	dev = BPF_CORE_READ(skb, dev);
 	netns_inum = BPF_CORE_READ(dev, nd_net.net, ns.inum);
-	if (!counts_namespace(netns_inum))
+	if (netns_inum == host_netns_inum)
+		return count_event_tp(ctx, skb, dev, true, netns_inum);
+	if (!count_all_namespaces)
 		return 0;
-	/* Each field is a probe read here: the ifindex is read once. */
-	ifindex = BPF_CORE_READ(dev, ifindex);
-	if (may_not_be_an_arrival(skb, false) && not_an_arrival(skb, ifindex, false))
-		return 0;
-	total = claim_event(skb, control);
-	if (!total)
-		return 0;
-	const __u32 route = read_route(skb, false);
-	if (may_be_aggregate(ctx->len, BPF_CORE_READ(skb, data_len), BPF_CORE_READ(dev, mtu)))
-		return count_measured_tp(skb, netns_inum, dev, total, route);
-	return count_single(ctx->len, netns_inum, ifindex, dev, false, total, route);
+	return count_event_tp(ctx, skb, dev, false, netns_inum);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -34,6 +34,14 @@ std::string control_map_mismatch(int fd) {
   return "";
 }
 
+UniqueFd create_control_map() {
+  UniqueFd map(bpf_map_create(BPF_MAP_TYPE_ARRAY, kControlMapName, sizeof(kControlKey),
+                              sizeof(netif_rx_control), 1, nullptr));
+  if (!map.valid())
+    throw ProbeError("creating the probe's control map failed: " + errno_text(errno));
+  return map;
+}
+
 netif_rx_control read_control(int fd) {
   netif_rx_control control{};
   if (bpf_map_lookup_elem(fd, &kControlKey, &control) != 0)

@@ -10,8 +10,20 @@
 #include <string>
 
 #include "netif_rx.h"
+#include "util/unique_fd.h"
 
 namespace netif_rx {
+
+// The name of the control map, in the kernel and in the store. The BPF
+// object declares its entry as the variable of the section .data.control,
+// which libbpf names after the section until the object reuses a map: the
+// object is always given one (see create_control_map()).
+constexpr const char* kControlMapName = "probe_control";
+constexpr const char* kControlSectionMapName = ".data.control";
+
+// A new control map, its entry zero (no program counts): the map an exporter
+// gives its object when none is kept. Throws ProbeError.
+UniqueFd create_control_map();
 
 // Checks that `fd` is a control map of the shape every layout shares; returns
 // a description of what it is instead (empty: it is one).

@@ -16,10 +16,13 @@
 namespace netif_rx {
 namespace {
 
+// The object's control map: named after its section until it reuses a map,
+// after that map from then on.
 bpf_map* control_map_of(bpf_object* object) {
-  bpf_map* map = bpf_object__find_map_by_name(object, kControlMapName);
-  if (map == nullptr) throw ProbeError("the BPF object has no map " + std::string(kControlMapName));
-  return map;
+  for (const char* name : {kControlMapName, kControlSectionMapName}) {
+    if (bpf_map* map = bpf_object__find_map_by_name(object, name); map != nullptr) return map;
+  }
+  throw ProbeError("the BPF object has no map " + std::string(kControlMapName));
 }
 
 // When the counts start for a probe attached anew: its program's load time.
@@ -130,10 +133,11 @@ ProbeError rolled_back(int control_fd, const Takeover& takeover, const netif_rx_
 }  // namespace
 
 void reuse_kept_maps(bpf_object* object, const Takeover& takeover) {
-  if (takeover.control.valid()) {
-    if (int err = bpf_map__reuse_fd(control_map_of(object), takeover.control.get()); err != 0)
-      throw ProbeError("reusing the probe's control map failed: " + errno_text(err));
-  }
+  // The object keeps its own descriptor of the map it reuses.
+  const UniqueFd created = takeover.control.valid() ? UniqueFd() : create_control_map();
+  const int control = takeover.control.valid() ? takeover.control.get() : created.get();
+  if (int err = bpf_map__reuse_fd(control_map_of(object), control); err != 0)
+    throw ProbeError("reusing the probe's control map failed: " + errno_text(err));
   if (takeover.adopted) ProbePins::reuse(object, *takeover.adopted);
 }
 

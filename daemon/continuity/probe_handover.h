@@ -35,8 +35,8 @@ struct Takeover {
   }
 };
 
-// Makes `object` (opened, not loaded) reuse the kept control map and the
-// adopted maps. Throws ProbeError.
+// Makes `object` (opened, not loaded) reuse the kept control map (a new one
+// when none is kept) and the adopted maps. Throws ProbeError.
 void reuse_kept_maps(bpf_object* object, const Takeover& takeover);
 
 // The program `program_fd` of the loaded `object` is attached by `link_fd`:

@@ -126,6 +126,7 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore&
 // totals (wired anew at each start, see reuse_kept_maps()).
 bool pinned_in_layout(const bpf_map* map) {
   return std::strcmp(bpf_map__name(map), kControlMapName) != 0 &&
+         std::strcmp(bpf_map__name(map), kControlSectionMapName) != 0 &&
          std::strcmp(bpf_map__name(map), kHandoverTotalsMapName) != 0;
 }
 
@@ -302,7 +303,9 @@ void ProbePins::pin(bpf_object* object, int program_fd, int link_fd, int control
 void ProbePins::replace(bpf_object* object, int program_fd, int link_fd) {
   bpf_map* map = nullptr;
   bpf_object__for_each_map(map, object) {
-    if (bpf_map__is_internal(map)) store_->replace(pin_name(map), bpf_map__fd(map));
+    // The new program's own settings; the control map is kept apart.
+    if (bpf_map__is_internal(map) && pinned_in_layout(map))
+      store_->replace(pin_name(map), bpf_map__fd(map));
   }
   test_hook("handover.repin_after_rodata");
   store_->replace(kProgramPin, program_fd);
@@ -315,7 +318,8 @@ void ProbePins::replace(bpf_object* object, int program_fd, int link_fd) {
 void ProbePins::restore(bpf_object* object, const AdoptedProbe& adopted) {
   bpf_map* map = nullptr;
   bpf_object__for_each_map(map, object) {
-    if (!bpf_map__is_internal(map)) continue;  // the adopted maps themselves: never replaced
+    // The adopted maps themselves are never replaced, nor the control map.
+    if (!bpf_map__is_internal(map) || !pinned_in_layout(map)) continue;
     const std::string name = pin_name(map);
     const auto found = std::find_if(adopted.maps.begin(), adopted.maps.end(),
                                     [&name](const auto& pinned) { return pinned.first == name; });

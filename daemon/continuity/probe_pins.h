@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "continuity/pin_store.h"
+#include "continuity/probe_control.h"
 #include "util/unique_fd.h"
 
 struct bpf_object;
@@ -24,8 +25,6 @@ struct bpf_map;
 
 namespace netif_rx {
 
-// The name of the control map, in the object and in the store.
-constexpr const char* kControlMapName = "probe_control";
 // The map through which a new program reads the handover marks of the one it
 // takes the counting over from (bpf/netif_rx.bpf.c): never pinned.
 constexpr const char* kHandoverTotalsMapName = "handover_totals";

@@ -162,11 +162,15 @@ TEST_F(OpenedSkeleton, QueueAndSteeringMapsAreShapedAsTheReaderReadsThem) {
 }
 
 // The control map's definition never changes (bpf/netif_rx.h): every layout's
-// exporter must find it the same.
+// exporter must find it the same. The object declares it as the one variable
+// of its section, so that the program reads the entry in place: an array of
+// one entry that the daemon replaces by the map it keeps or creates.
 TEST_F(OpenedSkeleton, ControlMapMatchesTheSharedHeader) {
-  const bpf_map* map = skeleton_->maps.probe_control;
+  const bpf_map* map = skeleton_->maps.data_control;
   ASSERT_NE(map, nullptr);
-  EXPECT_STREQ(bpf_map__name(map), "probe_control");
+  EXPECT_STREQ(bpf_map__name(map), ".data.control");
+  ASSERT_NE(skeleton_->data_control, nullptr);
+  EXPECT_EQ(sizeof(skeleton_->data_control->probe_control), sizeof(netif_rx_control));
   EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_ARRAY);
   EXPECT_EQ(bpf_map__key_size(map), sizeof(__u32));
   EXPECT_EQ(bpf_map__value_size(map), sizeof(netif_rx_control));
