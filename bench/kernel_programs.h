@@ -40,8 +40,9 @@ class BenchProgram {
 // Where the probe counts the devices of the namespace it treats as its own.
 enum class ProbeLayout {
   array,  // the per-CPU array by ifindex (the exporter's own namespace)
-  // The same without counting queues and steering (the probe's count_routes
-  // off): what reading and testing them costs the hot path.
+  // The same built without counting queues and steering (bpf/netif_rx.bpf.c
+  // with NETIF_RX_WITHOUT_ROUTES): what reading and testing them costs the
+  // hot path.
   array_without_routes,
   hash,  // the per-CPU hash by (netns, ifindex, salt): other namespaces, large ifindexes
   // A block of the per-CPU array netns_slots: another namespace, placed

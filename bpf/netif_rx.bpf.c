@@ -84,9 +84,15 @@ struct arrival {
  * the branch that does not apply. */
 const volatile __u32 host_netns_inum = 0;
 const volatile bool count_all_namespaces = false;
-/* Queues and steering are counted (see count_route()). The daemon leaves it
- * on; the benchmark turns it off to measure what they cost the hot path. */
-const volatile bool count_routes = true;
+/* Queues and steering are counted (see count_route()). The benchmark builds
+ * the probe a second time without them (NETIF_RX_WITHOUT_ROUTES) to measure
+ * what they cost the hot path: a constant, so that the hot path tests
+ * nothing for it. */
+#ifdef NETIF_RX_WITHOUT_ROUTES
+static const bool count_routes = false;
+#else
+static const bool count_routes = true;
+#endif
 /* This program's generation: it counts only while the control map's entry
  * says so (see struct netif_rx_control). */
 const volatile __u64 generation = 0;
