@@ -275,9 +275,9 @@ static __always_inline void add_to_counted_total(struct netif_rx_counters *total
 }
 
 /* The handover's mark: the event (its skb's address, 8-byte aligned) that
- * this CPU's counting program counted last, plus the parity of that
- * program's generation, or 0; kept in the `bytes` word of the counted
- * total's per-CPU slot, which the probe counts nothing in.
+ * this CPU's counting program counted last while a handover was on, plus
+ * the parity of that program's generation, or 0; kept in the `bytes` word
+ * of the counted total's per-CPU slot, which the probe counts nothing in.
  *
  * For a moment during a handover two programs are attached, the old one
  * first, and the kernel runs them in that order for each event. If the
@@ -291,40 +291,53 @@ static __always_inline void add_to_counted_total(struct netif_rx_counters *total
  * The old program marks in its own `probe_totals`, which this program reads
  * through `handover_totals`: between two layouts too.
  *
- * A mark is trusted only while the control entry says NETIF_RX_CONTROL_HANDOVER:
- * from the write until every run that read the entry before it is over, all
- * while the old program is still attached. Then each event runs the old
- * program first, which marks it (counting) or clears the mark (not
- * counting), so the new program never meets a mark older than the event,
- * such as one the old program left on a CPU that received nothing since,
- * for an skb whose address the allocator gives the next packet again.
+ * Marks are written, and trusted, only while the control entry says
+ * NETIF_RX_CONTROL_HANDOVER. The daemon sets the flag first, beside the old
+ * generation, and writes the new generation only after an RCU grace period
+ * (continuity/probe_handover.cpp): both runs of one event are within one
+ * read-side section of the tracepoint, so when the new program's run sees
+ * the new generation, the old program's run of the same event saw the
+ * flag, and marked the event (counting) or cleared the mark (not counting).
+ * The new program therefore never meets a mark older than the event, such
+ * as one left on a CPU that received nothing since, for an skb whose
+ * address the allocator gives the next packet again. Outside a handover
+ * nothing is marked: the hot path stores nothing for it.
  *
  * Claims the event for this program: returns the counted total's slot, or
  * NULL when the program that ran just before this one for the same event
  * counted it (its mark: this event, the other parity). */
-static __always_inline struct netif_rx_counters *claim_event(const void *event)
+static __always_inline struct netif_rx_counters *claim_in_handover(const void *event,
+								   struct netif_rx_counters *total)
 {
 	/* Pointer arithmetic, not bit operations: the verifier lets a privileged
 	 * program store and compare a pointer, not mask it. */
 	__u64 parity = generation & 1;
 	const char *mine = (const char *)event + parity;
 	const char *other = (const char *)event + (parity ^ 1);
-	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &counted_slot);
 	struct netif_rx_counters *old_total = NULL;
-	void *old_totals;
+	void *old_totals = bpf_map_lookup_elem(&handover_totals, &first_entry);
+
+	if (old_totals)
+		old_total = bpf_map_lookup_elem(old_totals, &counted_slot);
+	if (old_total && old_total->bytes == (__u64)other) {
+		old_total->bytes = 0; /* counted once, by the other one */
+		return NULL;
+	}
+	total->bytes = (__u64)mine;
+	return total;
+}
+
+/* The counted total's slot of this CPU for the event, or NULL when it is
+ * not this program's to count (see claim_in_handover(); outside a handover
+ * every event is). */
+static __always_inline struct netif_rx_counters *claim_event(const void *event)
+{
+	struct netif_rx_counters *total = bpf_map_lookup_elem(&probe_totals, &counted_slot);
 
 	if (!total)
 		return NULL;
-	if (probe_control.counting_since_ns & NETIF_RX_CONTROL_HANDOVER) {
-		old_totals = bpf_map_lookup_elem(&handover_totals, &first_entry);
-		if (old_totals)
-			old_total = bpf_map_lookup_elem(old_totals, &counted_slot);
-		if (old_total && old_total->bytes == (__u64)other) {
-			old_total->bytes = 0; /* counted once, by the other one */
-			return NULL;
-		}
-	}
-	total->bytes = (__u64)mine;
+	if (probe_control.counting_since_ns & NETIF_RX_CONTROL_HANDOVER)
+		return claim_in_handover(event, total);
 	return total;
 }
 
@@ -619,16 +632,18 @@ static __noinline void count_queue(__u32 netns_inum, __u32 netns_salt, __u32 ifi
 /* Counts the event's queue and steering (`route`: read_route()'s). An event
  * without a recorded queue, built on this CPU (a veth's or lo's, a NIC's
  * without RPS), costs one branch here. */
-static __always_inline void count_route(__u32 route, bool own, __u32 netns_inum, __u32 ifindex,
+static __always_inline void count_route(__u32 route, bool own, __u32 netns_inum,
 					const struct arrival *arrival, struct net_device *dev,
 					bool typed)
 {
 	__u32 queue_mapping = route & 0xFFFF, from_cpu_plus_one = route >> 16;
 	__u64 packets = 1 + (__u64)arrival->merged_packets;
-	__u32 salt;
+	__u32 salt, ifindex;
 
 	if (!route)
 		return;
+	/* Read again here, off the hot path, which then keeps no copy of it. */
+	ifindex = typed ? dev->ifindex : BPF_CORE_READ(dev, ifindex);
 	salt = own ? 0 : netns_salt(dev, typed);
 	if (queue_mapping)
 		count_queue(namespace_inum(own, netns_inum), salt, ifindex, queue_mapping, packets);
@@ -649,7 +664,7 @@ static __always_inline int count_packet(struct sk_buff *skb, bool own, __u32 net
 {
 	count_on_device(own, netns_inum, ifindex, arrival, dev, typed);
 	add_to_counted_total(total, arrival);
-	count_route(read_route(skb, typed), own, netns_inum, ifindex, arrival, dev, typed);
+	count_route(read_route(skb, typed), own, netns_inum, arrival, dev, typed);
 	return 0;
 }
 

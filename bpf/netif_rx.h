@@ -43,12 +43,14 @@ struct netif_rx_control {
 	__u64 counting_since_ns; /* CLOCK_BOOTTIME when the counts started, and: */
 };
 
-/* Set in counting_since_ns by the handover's write and cleared once every
- * program run that could have read the entry before it is over (an RCU grace
- * period), before the old program is detached: while it is set, a program
- * that counts leaves an event that the program run just before it for the
- * same event counted (see claim_event() in netif_rx.bpf.c). Programs of
- * earlier builds ignore it (they read only the generation). */
+/* Set in counting_since_ns by the handover's first write and cleared once
+ * every program run that could have read the entry before the new
+ * generation is over (an RCU grace period), before the old program is
+ * detached: while it is set, a program that counts marks each event it
+ * counts, and leaves an event that the program run just before it for the
+ * same event counted (see claim_in_handover() in netif_rx.bpf.c). Programs
+ * of earlier builds mark every event they count and read only the
+ * generation. */
 #define NETIF_RX_CONTROL_HANDOVER (1ULL << 63)
 
 /* Kernel interface names are at most IFNAMSIZ bytes, NUL included. */

@@ -13,8 +13,9 @@
  *    inode number read through the device): the least a counter that keeps
  *    namespaces apart does.
  * The probe's array layout adds to the third: its control gate (counting
- * only while its generation is the control map's), its own total with the
- * handover's mark, and the aggregate test (skb length against the MTU).
+ * only while its generation is the control map's), its own total (with the
+ * handover's mark while a handover is on), the arrival test, the aggregate
+ * test (skb length against the MTU) and the queue and steering reads.
  */
 #include "../../bpf/vmlinux_min.h"
 #include <bpf/bpf_helpers.h>

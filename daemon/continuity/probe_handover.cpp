@@ -166,10 +166,12 @@ netif_rx_control hand_over(ProbePins* pins, bpf_object* object, int program_fd, 
   };
   CarrySummary carry;
   try {
-    // The flag first, which the counting program leaves alone (its view of
-    // older marks is empty once its own handover was over; earlier builds
-    // read only the generation). After a grace period every run that could
-    // read the new generation below starts after the flag's write and sees it.
+    // The flag first: the counting program marks each event it counts from
+    // then on (its view of older marks is empty once its own handover was
+    // over; earlier builds mark every event and read only the generation).
+    // After a grace period every run that could read the new generation
+    // below starts after the flag's write and sees it, and so did the old
+    // program's run of the same event.
     write({takeover.active.generation, handing_over.counting_since_ns});
     test_hook("handover.after_flag");
     wait_for_running_programs();

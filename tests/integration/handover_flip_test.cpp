@@ -1,13 +1,12 @@
-// The handover's one write of the control map, landed between the old and the
-// new program's runs for one event: the old program counted the event with
-// its generation and the new one sees its own. Made certain, not waited for:
-// a test program (bpf/handover_flip.bpf.c), attached after the old program and
-// before the new one, writes the new generation on the first packet of a test
-// device once armed. The event is counted once, and none is lost. The same
-// program then forges the old program's mark of an earlier event on a later
-// one, outside a handover: the new program counts it all the same. Both with a
-// new exporter of this layout and with one of the next layout, whose program
-// reads the old program's marks in the old layout's maps.
+// The handover's write of the new generation (after its flag and a grace
+// period), landed between the old and the new program's runs for one event: the old program counted
+// the event with its generation and the new one sees its own. Made certain, not waited for: a test
+// program (bpf/handover_flip.bpf.c), attached after the old program and before the new one, writes
+// the new generation on the first packet of a test device once armed. The event is counted once,
+// and none is lost. The same program then forges the old program's mark of an earlier event on a
+// later one, outside a handover: the new program counts it all the same. Both with a new exporter
+// of this layout and with one of the next layout, whose program reads the old program's marks in
+// the old layout's maps.
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <gtest/gtest.h>
@@ -205,16 +204,20 @@ TEST_P(HandoverFlip, AnEventBothProgramsTakeForTheirsIsCountedOnce) {
   const int old_totals = totals.get();
   ASSERT_EQ(bpf_map_update_elem(view.get(), &kControlKey, &old_totals, BPF_ANY), 0);
 
-  // The old program counts again, and the first packet of the next burst
-  // hands over between its run and the new program's, as the handover
-  // writes it; the flag is cleared after the burst, as the handover does
-  // after a grace period. Of another layout, the old program counts that
+  // The old program counts again, with the handover's flag set beside its
+  // generation as the handover writes it first (marks are written only
+  // while it is set), and the first packet of the next burst hands over
+  // between its run and the new program's, as the handover writes it after
+  // a grace period; the flag is cleared after the burst, as the handover
+  // does after another. Of another layout, the old program counts that
   // packet in its own maps, whose counts were carried already: the new
   // exporter shows one packet less, and the old maps one more.
   const double old_slot_before = slot_skbs(old_slots.get(), ifindex);
   const double counted_by_old = next_layout ? 1 : 0;
   ASSERT_EQ(new_generation.counting_since_ns & NETIF_RX_CONTROL_HANDOVER, 0U);
-  ASSERT_EQ(bpf_map_update_elem(control.get(), &kControlKey, &old_generation, BPF_ANY), 0);
+  netif_rx_control flagged = old_generation;
+  flagged.counting_since_ns |= NETIF_RX_CONTROL_HANDOVER;
+  ASSERT_EQ(bpf_map_update_elem(control.get(), &kControlKey, &flagged, BPF_ANY), 0);
   FlipState armed{new_generation, 0, 0, 0};
   armed.to.counting_since_ns |= NETIF_RX_CONTROL_HANDOVER;
   ASSERT_EQ(bpf_map_update_elem(flip_state, &kControlKey, &armed, BPF_ANY), 0);
