@@ -964,8 +964,10 @@ static __always_inline bool may_not_be_an_arrival(struct sk_buff *skb, bool type
 	__u32 word = 0;
 
 	/* The layout of 5.10 to 6.18, known by its absolute offsets: the word
-	 * at 126 holds active_extensions (byte 1) and pkt_type (byte 2), tested
-	 * with a constant mask at a constant offset. The offsets are relocated
+	 * at 126 (the byte of the bitfield `cloned`, which precedes
+	 * active_extensions wherever it exists, as before) holds
+	 * active_extensions (byte 1) and pkt_type (byte 2), tested with a
+	 * constant mask at a constant offset. The offsets are relocated
 	 * at load, so the compiler cannot fold what is computed from them and
 	 * the kernel runs each such instruction on every event: here only the
 	 * three relocated constants are loaded (the verifier knows them and

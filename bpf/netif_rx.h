@@ -35,9 +35,10 @@
  * below first, then, after an RCU grace period, the generation. Kept beside the
  * layout's pins, not in them (<pin directory>/control): its definition never
  * changes, whatever NETIF_RX_PIN_LAYOUT becomes. Written by the daemon only.
- * The programs of layout 5 on declare the entry as the one variable of the
- * section .data.control and read it in place, without a lookup: the daemon
- * gives the object the map (the kept one, or one it creates) before load. */
+ * Programs of later builds (the same layout: the map does not change) declare
+ * the entry as the one variable of the section .data.control and read it in
+ * place, without a lookup: the daemon gives the object the map (the kept one,
+ * or one it creates) before load. */
 struct netif_rx_control {
 	__u64 generation;	 /* the program that counts; 0: none */
 	__u64 counting_since_ns; /* CLOCK_BOOTTIME when the counts started, and: */

@@ -34,6 +34,10 @@ std::string control_map_mismatch(int fd) {
   return "";
 }
 
+bool is_control_map_name(std::string_view name) {
+  return name == kControlSectionMapName || name == kControlMapName;
+}
+
 UniqueFd create_control_map() {
   UniqueFd map(bpf_map_create(BPF_MAP_TYPE_ARRAY, kControlMapName, sizeof(kControlKey),
                               sizeof(netif_rx_control), 1, nullptr));

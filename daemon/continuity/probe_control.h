@@ -8,18 +8,24 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "netif_rx.h"
 #include "util/unique_fd.h"
 
 namespace netif_rx {
 
-// The name of the control map, in the kernel and in the store. The BPF
-// object declares its entry as the variable of the section .data.control,
-// which libbpf names after the section until the object reuses a map: the
-// object is always given one (see create_control_map()).
+// The name of the control map in the kernel and in the store. The BPF object
+// declares its entry as the variable of the section .data.control, a map
+// libbpf names after the section; the object is always given the kept map or
+// a new one (see create_control_map()) before load.
 constexpr const char* kControlMapName = "probe_control";
 constexpr const char* kControlSectionMapName = ".data.control";
+
+// Whether `name` is the object's control map: the section's name, which
+// libbpf 1.1 keeps once the object reuses a map, or the reused map's own,
+// which other libbpf versions take.
+bool is_control_map_name(std::string_view name);
 
 // A new control map, its entry zero (no program counts): the map an exporter
 // gives its object when none is kept. Throws ProbeError.

@@ -16,13 +16,13 @@
 namespace netif_rx {
 namespace {
 
-// The object's control map: named after its section until it reuses a map,
-// after that map from then on.
 bpf_map* control_map_of(bpf_object* object) {
-  for (const char* name : {kControlMapName, kControlSectionMapName}) {
-    if (bpf_map* map = bpf_object__find_map_by_name(object, name); map != nullptr) return map;
+  bpf_map* map = nullptr;
+  bpf_object__for_each_map(map, object) {
+    if (is_control_map_name(bpf_map__name(map))) return map;
   }
-  throw ProbeError("the BPF object has no map " + std::string(kControlMapName));
+  throw ProbeError("the BPF object has no control map (" + std::string(kControlSectionMapName) +
+                   ")");
 }
 
 // When the counts start for a probe attached anew: its program's load time.

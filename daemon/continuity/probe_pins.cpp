@@ -125,8 +125,7 @@ std::optional<std::string> check_map(const bpf_map* map, int fd, const PinStore&
 // map (kept beside the layouts) and the handover's view of the old program's
 // totals (wired anew at each start, see reuse_kept_maps()).
 bool pinned_in_layout(const bpf_map* map) {
-  return std::strcmp(bpf_map__name(map), kControlMapName) != 0 &&
-         std::strcmp(bpf_map__name(map), kControlSectionMapName) != 0 &&
+  return !is_control_map_name(bpf_map__name(map)) &&
          std::strcmp(bpf_map__name(map), kHandoverTotalsMapName) != 0;
 }
 

@@ -96,21 +96,23 @@ class AggregationTest : public ::testing::Test {
   }
 
   // What the exporter knows beyond the device's count, for a count that does
-  // not match: runs of the probe the kernel skipped, the probe's own total,
-  // the untracked total, and how old its last poll is.
+  // not match: runs of the probe the kernel skipped (either twin), the
+  // probe's own total, the untracked total, and how old its last poll is.
   static std::string probe_state() {
     const Series series = exporter_->scrape();
     const double now =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     char text[320];
-    std::snprintf(text, sizeof text,
-                  "probe state: recursion misses %.0f, counted packets %.0f, untracked packets "
-                  "%.0f, fallbacks %.0f, last poll %.2f s ago",
-                  sum_where(series, "netif_rx_bpf_recursion_misses_total", {}),
-                  sum_where(series, "netif_rx_counted_packets_total", {}),
-                  sum_where(series, "netif_rx_untracked_packets_total", {}),
-                  sum_where(series, "netif_rx_gso_fallbacks_total", {}),
-                  now - sum_where(series, "netif_rx_exporter_last_poll_timestamp_seconds", {}));
+    std::snprintf(
+        text, sizeof text,
+        "probe state: recursion misses %.0f, counted packets %.0f, untracked packets "
+        "%.0f, fallbacks %.0f, last poll %.2f s ago",
+        sum_where(series, "netif_rx_bpf_recursion_misses_total", {{"program", "netif_rx_btf"}}) +
+            sum_where(series, "netif_rx_bpf_recursion_misses_total", {{"program", "netif_rx_tp"}}),
+        sum_where(series, "netif_rx_counted_packets_total", {}),
+        sum_where(series, "netif_rx_untracked_packets_total", {}),
+        sum_where(series, "netif_rx_gso_fallbacks_total", {}),
+        now - sum_where(series, "netif_rx_exporter_last_poll_timestamp_seconds", {}));
     return text;
   }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "continuity/probe_control.h"
 #include "netif_rx.h"
 #include "netif_rx_bpf.skel.h"
 
@@ -169,6 +170,7 @@ TEST_F(OpenedSkeleton, ControlMapMatchesTheSharedHeader) {
   const bpf_map* map = skeleton_->maps.data_control;
   ASSERT_NE(map, nullptr);
   EXPECT_STREQ(bpf_map__name(map), ".data.control");
+  EXPECT_TRUE(is_control_map_name(bpf_map__name(map)));  // the daemon finds it, and pins it apart
   ASSERT_NE(skeleton_->data_control, nullptr);
   EXPECT_EQ(sizeof(skeleton_->data_control->probe_control), sizeof(netif_rx_control));
   EXPECT_EQ(bpf_map__type(map), BPF_MAP_TYPE_ARRAY);
