@@ -532,28 +532,6 @@ static __always_inline void count_on_device(bool own, __u32 netns_inum, __u32 if
 	count_in_hash(netns_inum, salt, ifindex, arrival, dev);
 }
 
-/* The skb's way in, read once the event is counted: the RX queue its
- * driver recorded (queue_mapping: queue + 1, 0 none) in the low half and, in
- * the high half, the CPU that built it plus one when that is not this CPU
- * (alloc_cpu, Linux >= 5.19), else 0. 0 as a whole: nothing to count (no
- * recorded queue, built here; also with count_routes off and on kernels
- * without alloc_cpu), which count_route() tests in one branch. The hot
- * path's two loads for queues and steering, and the CPU number. */
-static __always_inline __u32 read_route(struct sk_buff *skb, bool typed)
-{
-	__u32 queue_mapping, alloc_cpu;
-
-	if (!count_routes)
-		return 0;
-	queue_mapping = (typed ? skb->queue_mapping : BPF_CORE_READ(skb, queue_mapping)) & 0xFFFF;
-	if (!bpf_core_field_exists(skb->alloc_cpu))
-		return queue_mapping;
-	alloc_cpu = typed ? skb->alloc_cpu : BPF_CORE_READ(skb, alloc_cpu);
-	if (alloc_cpu == bpf_get_smp_processor_id())
-		return queue_mapping;
-	return queue_mapping | (alloc_cpu + 1) << 16;
-}
-
 /* Adds `packets` to `key`'s entry of a per-CPU hash of packets, creating it
  * (this CPU's value set, the others 0); when the map is full, to the
  * route_totals slot `full_slot` instead. */
@@ -629,19 +607,36 @@ static __noinline void count_queue(__u32 netns_inum, __u32 netns_salt, __u32 ifi
 	count_queue_in_hash(netns_inum, netns_salt, ifindex, queue_mapping - 1, packets);
 }
 
-/* Counts the event's queue and steering (`route`: read_route()'s). An event
- * without a recorded queue, built on this CPU (a veth's or lo's, a NIC's
- * without RPS), costs one branch here. */
-static __always_inline void count_route(__u32 route, bool own, __u32 netns_inum,
+/* Counts the event's queue and steering, read once the event is counted:
+ * the RX queue its driver recorded (queue_mapping: queue + 1, 0 none) and
+ * the CPU that built it (alloc_cpu, Linux >= 5.19) when that is not this
+ * CPU. An event without a recorded queue, built on this CPU (a veth's or
+ * lo's, a NIC's without RPS), costs the hot path two loads, the CPU number
+ * and two branches (on kernels without alloc_cpu, one load and one branch);
+ * the rest is off it. */
+static __always_inline void count_route(struct sk_buff *skb, bool own, __u32 netns_inum,
 					const struct arrival *arrival, struct net_device *dev,
 					bool typed)
 {
-	__u32 queue_mapping = route & 0xFFFF, from_cpu_plus_one = route >> 16;
-	__u64 packets = 1 + (__u64)arrival->merged_packets;
-	__u32 salt, ifindex;
+	__u32 queue_mapping, alloc_cpu, cpu, from_cpu_plus_one = 0, salt, ifindex;
+	__u64 packets;
 
-	if (!route)
+	if (!count_routes)
 		return;
+	queue_mapping = typed ? skb->queue_mapping : BPF_CORE_READ(skb, queue_mapping);
+	if (bpf_core_field_exists(skb->alloc_cpu)) {
+		alloc_cpu = typed ? skb->alloc_cpu : BPF_CORE_READ(skb, alloc_cpu);
+		cpu = bpf_get_smp_processor_id();
+		if (alloc_cpu == cpu) {
+			if (!queue_mapping)
+				return;
+		} else {
+			from_cpu_plus_one = alloc_cpu + 1;
+		}
+	} else if (!queue_mapping) {
+		return;
+	}
+	packets = 1 + (__u64)arrival->merged_packets;
 	/* Read again here, off the hot path, which then keeps no copy of it. */
 	ifindex = typed ? dev->ifindex : BPF_CORE_READ(dev, ifindex);
 	salt = own ? 0 : netns_salt(dev, typed);
@@ -664,7 +659,7 @@ static __always_inline int count_packet(struct sk_buff *skb, bool own, __u32 net
 {
 	count_on_device(own, netns_inum, ifindex, arrival, dev, typed);
 	add_to_counted_total(total, arrival);
-	count_route(read_route(skb, typed), own, netns_inum, arrival, dev, typed);
+	count_route(skb, own, netns_inum, arrival, dev, typed);
 	return 0;
 }
 
@@ -1051,15 +1046,17 @@ static __always_inline int count_event_btf(struct sk_buff *skb, struct net_devic
 					   __u32 netns_inum)
 {
 	struct netif_rx_counters *total;
+	__u32 len;
 
 	if (may_not_be_an_arrival(skb, true) && not_an_arrival(skb, dev->ifindex, true))
 		return 0;
 	total = claim_event(skb);
 	if (!total)
 		return 0;
-	if (may_be_aggregate(skb->len, skb->data_len, dev->mtu))
+	len = skb->len;
+	if (may_be_aggregate(len, skb->data_len, dev->mtu))
 		return count_measured_btf(skb, own, namespace_inum(own, netns_inum), dev, total);
-	return count_single(skb, skb->len, own, netns_inum, dev->ifindex, dev, true, total);
+	return count_single(skb, len, own, netns_inum, dev->ifindex, dev, true, total);
 }
 
 SEC("tp_btf/netif_receive_skb")
