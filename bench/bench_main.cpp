@@ -54,7 +54,7 @@ namespace {
 struct Options {
   int rounds = 101;        // A/B alternations of the wall-clock phase
   int packets = 4096;      // datagrams per burst
-  int kernel_rounds = 31;  // rounds of the kernel-statistics phase
+  int kernel_rounds = 36;  // rounds of the kernel-statistics phase: 6 x every order of 3
   int scrapes = 10000;
   bool render_only = false;
   bool poll_only = false;
@@ -309,14 +309,34 @@ void measure_alone(Network& network, BenchProgram& program, int packets, Samples
     out[program.name()].push_back(derive_cost(first, second, 1.0).ns_per_run);
 }
 
+// The attach order of round `round`: the rounds go through every order of
+// `programs` in turn (two programs: they alternate; three: six orders), so
+// that each program runs before each other one in as many rounds as after it.
+// The program that runs first warms the caches for the ones after it; a
+// rotation would not be fair between three (the first of the list would run
+// before the second in two rounds of three).
+std::size_t attach_orders(std::size_t programs) {
+  std::size_t orders = 1;
+  for (std::size_t n = 2; n <= programs; ++n) orders *= n;
+  return orders;
+}
+
+std::vector<BenchProgram*> attach_order(const std::vector<BenchProgram*>& programs, int round) {
+  std::vector<std::size_t> indexes(programs.size());
+  for (std::size_t i = 0; i < indexes.size(); ++i) indexes[i] = i;
+  const std::size_t orders = attach_orders(programs.size());
+  for (std::size_t step = 0; step < static_cast<std::size_t>(round) % orders; ++step)
+    std::next_permutation(indexes.begin(), indexes.end());
+  std::vector<BenchProgram*> order;
+  for (std::size_t index : indexes) order.push_back(programs[index]);
+  return order;
+}
+
 // Kernel-measured ns per event of `programs` attached together on the same
-// traffic, one figure per program per round. The attach order rotates
-// between rounds (two programs: alternates), so that each runs first as
-// often: the first program warms the caches for the next.
+// traffic, one figure per program per round, in attach_order().
 void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& programs,
                       int packets, int round, Samples& out) {
-  std::vector<BenchProgram*> order = programs;
-  std::rotate(order.begin(), order.begin() + round % static_cast<int>(order.size()), order.end());
+  const std::vector<BenchProgram*> order = attach_order(programs, round);
   for (BenchProgram* program : order) program->attach();
   network.burst(packets / 4);
   std::vector<RunCounters> before;
@@ -332,6 +352,29 @@ void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& p
   for (BenchProgram* program : programs) program->detach();
 }
 
+// The probe's array layout, the last rung of the cost ladder and the floor,
+// loaded afresh for each cycle of the attach orders of the three measured
+// together. Where the JIT places a program's code and where its maps land
+// shift its cost by a few ns for as long as it stays loaded, as much as the
+// last rung costs above the floor; loaded again every cycle, those shifts
+// fall in different places each time, and the figure of many cycles does not
+// hang on one placement.
+struct LadderTrio {
+  LadderTrio() = default;
+  explicit LadderTrio(BenchNetwork& network)
+      : probe(make_our_probe(network.receiver_netns_inum(), ProbeLayout::array)),
+        ladder(make_cost_ladder(network.receiver_netns_inum())),
+        floor(make_empty_floor()) {}
+  std::vector<BenchProgram*> programs() const {
+    return {probe.get(), ladder.back().get(), floor.get()};
+  }
+
+  std::unique_ptr<BenchProgram> probe;
+  std::vector<std::unique_ptr<BenchProgram>> ladder;
+  std::unique_ptr<BenchProgram> floor;
+};
+const int kLadderOrders = static_cast<int>(attach_orders(3));
+
 // Phase 2: kernel-measured ns per event, statistics on (held by the
 // benchmark), each program alone, then each layout beside the floor.
 KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs,
@@ -341,6 +384,7 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
   if (options.kernel_rounds > 0) {
     UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
     if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
+    LadderTrio trio;
     for (int round = 0; round < options.kernel_rounds; ++round) {
       for (BenchProgram* program :
            {programs.ours.get(), programs.ours_without_routes.get(), programs.ours_hash.get(),
@@ -354,10 +398,10 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
                        round, out.together_hash);
       measure_together(network, {programs.ours_blocks.get(), programs.floor.get()}, options.packets,
                        round, out.together_blocks);
-      if (!programs.ladder.empty())
-        measure_together(network,
-                         {programs.ours.get(), programs.ladder.back().get(), programs.floor.get()},
-                         options.packets, round, out.together_ladder);
+      if (!programs.ladder.empty()) {
+        if (round % kLadderOrders == 0) trio = LadderTrio(network);
+        measure_together(network, trio.programs(), options.packets, round, out.together_ladder);
+      }
     }
   }
   out.probe_size = read_program_size(programs.ours->program_fd());
@@ -496,12 +540,25 @@ void add_alone_rows(std::vector<Row>& rows, const Samples& alone) {
                   "<= 1.35: " + verdict(blocks_vs_floor, 1.35)});
 }
 
+// A program's figure of rounds of `programs` programs attached together:
+// each attach order weighs the same (summarize_by_order; the spread column
+// shows the least and the largest order's median).
+Summary together_summary(const std::vector<double>& by_round, std::size_t programs) {
+  return summarize_by_order(by_round, attach_orders(programs));
+}
+
+Summary together_summary_of(const Samples& samples, const std::string& name) {
+  const auto found = samples.find(name);
+  if (found == samples.end()) return {};
+  return together_summary(found->second, samples.size());
+}
+
 // Rows (1): kernel ns per event, each layout attached together with the floor.
 void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
-  const Summary ours = summary_of(kernel.together_array, kArrayName);
-  const Summary ours_floor = summary_of(kernel.together_array, kFloorName);
-  const Summary hash = summary_of(kernel.together_hash, kHashName);
-  const Summary hash_floor = summary_of(kernel.together_hash, kFloorName);
+  const Summary ours = together_summary_of(kernel.together_array, kArrayName);
+  const Summary ours_floor = together_summary_of(kernel.together_array, kFloorName);
+  const Summary hash = together_summary_of(kernel.together_hash, kHashName);
+  const Summary hash_floor = together_summary_of(kernel.together_hash, kFloorName);
   const double ours_vs_floor = ours.median / ours_floor.median;
   const double hash_vs_floor = hash.median / hash_floor.median;
   rows.push_back(
@@ -514,8 +571,8 @@ void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
   rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(hash_floor.median),
                   spread(hash_floor), ""});
   rows.push_back({"    hash probe / floor, together", fmt(hash_vs_floor, 2), "", ""});
-  const Summary blocks = summary_of(kernel.together_blocks, kBlocksName);
-  const Summary blocks_floor = summary_of(kernel.together_blocks, kFloorName);
+  const Summary blocks = together_summary_of(kernel.together_blocks, kBlocksName);
+  const Summary blocks_floor = together_summary_of(kernel.together_blocks, kFloorName);
   const double blocks_vs_floor = blocks.median / blocks_floor.median;
   rows.push_back({"(1) kernel ns/event, together: array blocks probe", fmt(blocks.median),
                   spread(blocks), ""});
@@ -582,8 +639,10 @@ void add_ladder_rows(std::vector<Row>& rows, const Samples& alone, const Samples
   const double above = (ours.median - floor.median) / (top.median - floor.median);
   rows.push_back({"    array probe above the floor / last rung above the floor", fmt(above, 2), "",
                   "<= 2.00: " + verdict(above, 2.0)});
-  const Summary ours_above = summarize(above_floor_by_round(together, kArrayName));
-  const Summary top_above = summarize(above_floor_by_round(together, rungs.back()));
+  const Summary ours_above =
+      together_summary(above_floor_by_round(together, kArrayName), together.size());
+  const Summary top_above =
+      together_summary(above_floor_by_round(together, rungs.back()), together.size());
   if (ours_above.samples == 0 || top_above.samples == 0) return;
   rows.push_back({"(9) together, above the floor beside them: array probe, ns/event",
                   fmt(ours_above.median), spread(ours_above), ""});
