@@ -352,24 +352,29 @@ void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& p
   for (BenchProgram* program : programs) program->detach();
 }
 
-// The probe's array layout, the last rung of the cost ladder and the floor,
+// The programs whose differences the kernel rows compare (the probe's array
+// layout with and without queues and steering, the cost ladder, the floor),
 // loaded afresh for each cycle of the attach orders of the three measured
 // together. Where the JIT places a program's code and where its maps land
 // shift its cost by a few ns for as long as it stays loaded, as much as the
 // last rung costs above the floor; loaded again every cycle, those shifts
-// fall in different places each time, and the figure of many cycles does not
+// fall in different places each time, and the figures of many cycles do not
 // hang on one placement.
-struct LadderTrio {
-  LadderTrio() = default;
-  explicit LadderTrio(BenchNetwork& network)
+struct FreshPrograms {
+  FreshPrograms() = default;
+  explicit FreshPrograms(BenchNetwork& network)
       : probe(make_our_probe(network.receiver_netns_inum(), ProbeLayout::array)),
+        probe_without_routes(
+            make_our_probe(network.receiver_netns_inum(), ProbeLayout::array_without_routes)),
         ladder(make_cost_ladder(network.receiver_netns_inum())),
         floor(make_empty_floor()) {}
-  std::vector<BenchProgram*> programs() const {
+  // The probe, the last rung and the floor.
+  std::vector<BenchProgram*> ladder_trio() const {
     return {probe.get(), ladder.back().get(), floor.get()};
   }
 
   std::unique_ptr<BenchProgram> probe;
+  std::unique_ptr<BenchProgram> probe_without_routes;
   std::vector<std::unique_ptr<BenchProgram>> ladder;
   std::unique_ptr<BenchProgram> floor;
 };
@@ -384,24 +389,22 @@ KernelCosts measure_kernel_costs(BenchNetwork& network, const Programs& programs
   if (options.kernel_rounds > 0) {
     UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
     if (!stats.valid()) throw std::runtime_error("bpf_enable_stats failed");
-    LadderTrio trio;
+    FreshPrograms fresh;
     for (int round = 0; round < options.kernel_rounds; ++round) {
+      if (round % kLadderOrders == 0) fresh = FreshPrograms(network);
       for (BenchProgram* program :
-           {programs.ours.get(), programs.ours_without_routes.get(), programs.ours_hash.get(),
-            programs.ours_blocks.get(), programs.oneliner.get(), programs.floor.get()})
+           {fresh.probe.get(), fresh.probe_without_routes.get(), programs.ours_hash.get(),
+            programs.ours_blocks.get(), programs.oneliner.get(), fresh.floor.get()})
         measure_alone(network, *program, options.packets, out.alone);
-      for (const auto& rung : programs.ladder)
+      for (const auto& rung : fresh.ladder)
         measure_alone(network, *rung, options.packets, out.alone);
-      measure_together(network, {programs.ours.get(), programs.floor.get()}, options.packets, round,
+      measure_together(network, {fresh.probe.get(), fresh.floor.get()}, options.packets, round,
                        out.together_array);
-      measure_together(network, {programs.ours_hash.get(), programs.floor.get()}, options.packets,
+      measure_together(network, {programs.ours_hash.get(), fresh.floor.get()}, options.packets,
                        round, out.together_hash);
-      measure_together(network, {programs.ours_blocks.get(), programs.floor.get()}, options.packets,
+      measure_together(network, {programs.ours_blocks.get(), fresh.floor.get()}, options.packets,
                        round, out.together_blocks);
-      if (!programs.ladder.empty()) {
-        if (round % kLadderOrders == 0) trio = LadderTrio(network);
-        measure_together(network, trio.programs(), options.packets, round, out.together_ladder);
-      }
+      measure_together(network, fresh.ladder_trio(), options.packets, round, out.together_ladder);
     }
   }
   out.probe_size = read_program_size(programs.ours->program_fd());
