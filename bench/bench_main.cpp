@@ -203,13 +203,13 @@ bool sysctl_stats_on() {
 }
 
 // The programs compared, loaded once, each attached only while measured.
-// None is null: they are built together or not at all.
+// None is null: they are built together or not at all. The kernel rows of
+// the array probe, the ladder and the floor measure FreshPrograms instead;
+// these serve the wall-clock phase, the other rows and the rungs' names.
 struct Programs {
   explicit Programs(BenchNetwork& network)
       : ours(make_our_probe(network.receiver_netns_inum(), ProbeLayout::array)),
         ours_hash(make_our_probe(network.receiver_netns_inum(), ProbeLayout::hash)),
-        ours_without_routes(
-            make_our_probe(network.receiver_netns_inum(), ProbeLayout::array_without_routes)),
         ours_blocks(make_our_probe_in_blocks({network.receiver_netns_inum()},
                                              [&network] { network.burst(16); })),
         floor(make_empty_floor()),
@@ -218,7 +218,6 @@ struct Programs {
 
   std::unique_ptr<BenchProgram> ours;
   std::unique_ptr<BenchProgram> ours_hash;
-  std::unique_ptr<BenchProgram> ours_without_routes;
   std::unique_ptr<BenchProgram> ours_blocks;
   std::unique_ptr<BenchProgram> floor;
   std::unique_ptr<BenchProgram> oneliner;
@@ -342,12 +341,16 @@ void measure_together(BenchNetwork& network, const std::vector<BenchProgram*>& p
   std::vector<RunCounters> before;
   for (BenchProgram* program : programs) before.push_back(read_run_counters(program->program_fd()));
   network.burst(packets);
+  // One sample per program per round, NaN for a program that did not run,
+  // so that a sample's index stays its round (its attach order, and the
+  // floor of the same round).
   for (std::size_t i = 0; i < programs.size(); ++i) {
     const RunCounters after = read_run_counters(programs[i]->program_fd());
-    if (after.run_count > before[i].run_count)
-      out[programs[i]->name()].push_back(
-          static_cast<double>(after.run_time_ns - before[i].run_time_ns) /
-          static_cast<double>(after.run_count - before[i].run_count));
+    out[programs[i]->name()].push_back(
+        after.run_count > before[i].run_count
+            ? static_cast<double>(after.run_time_ns - before[i].run_time_ns) /
+                  static_cast<double>(after.run_count - before[i].run_count)
+            : std::nan(""));
   }
   for (BenchProgram* program : programs) program->detach();
 }
@@ -367,7 +370,9 @@ struct FreshPrograms {
         probe_without_routes(
             make_our_probe(network.receiver_netns_inum(), ProbeLayout::array_without_routes)),
         ladder(make_cost_ladder(network.receiver_netns_inum())),
-        floor(make_empty_floor()) {}
+        floor(make_empty_floor()) {
+    if (ladder.empty()) throw std::runtime_error("the cost ladder has no rung");
+  }
   // The probe, the last rung and the floor.
   std::vector<BenchProgram*> ladder_trio() const {
     return {probe.get(), ladder.back().get(), floor.get()};
@@ -550,18 +555,18 @@ Summary together_summary(const std::vector<double>& by_round, std::size_t progra
   return summarize_by_order(by_round, attach_orders(programs));
 }
 
-Summary together_summary_of(const Samples& samples, const std::string& name) {
+Summary together_summary_of(const Samples& samples, const std::string& name, std::size_t programs) {
   const auto found = samples.find(name);
   if (found == samples.end()) return {};
-  return together_summary(found->second, samples.size());
+  return together_summary(found->second, programs);
 }
 
 // Rows (1): kernel ns per event, each layout attached together with the floor.
 void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
-  const Summary ours = together_summary_of(kernel.together_array, kArrayName);
-  const Summary ours_floor = together_summary_of(kernel.together_array, kFloorName);
-  const Summary hash = together_summary_of(kernel.together_hash, kHashName);
-  const Summary hash_floor = together_summary_of(kernel.together_hash, kFloorName);
+  const Summary ours = together_summary_of(kernel.together_array, kArrayName, 2);
+  const Summary ours_floor = together_summary_of(kernel.together_array, kFloorName, 2);
+  const Summary hash = together_summary_of(kernel.together_hash, kHashName, 2);
+  const Summary hash_floor = together_summary_of(kernel.together_hash, kFloorName, 2);
   const double ours_vs_floor = ours.median / ours_floor.median;
   const double hash_vs_floor = hash.median / hash_floor.median;
   rows.push_back(
@@ -574,8 +579,8 @@ void add_together_rows(std::vector<Row>& rows, const KernelCosts& kernel) {
   rows.push_back({"(1) kernel ns/event, together: floor beside it", fmt(hash_floor.median),
                   spread(hash_floor), ""});
   rows.push_back({"    hash probe / floor, together", fmt(hash_vs_floor, 2), "", ""});
-  const Summary blocks = together_summary_of(kernel.together_blocks, kBlocksName);
-  const Summary blocks_floor = together_summary_of(kernel.together_blocks, kFloorName);
+  const Summary blocks = together_summary_of(kernel.together_blocks, kBlocksName, 2);
+  const Summary blocks_floor = together_summary_of(kernel.together_blocks, kFloorName, 2);
   const double blocks_vs_floor = blocks.median / blocks_floor.median;
   rows.push_back({"(1) kernel ns/event, together: array blocks probe", fmt(blocks.median),
                   spread(blocks), ""});
@@ -642,10 +647,8 @@ void add_ladder_rows(std::vector<Row>& rows, const Samples& alone, const Samples
   const double above = (ours.median - floor.median) / (top.median - floor.median);
   rows.push_back({"    array probe above the floor / last rung above the floor", fmt(above, 2), "",
                   "<= 2.00: " + verdict(above, 2.0)});
-  const Summary ours_above =
-      together_summary(above_floor_by_round(together, kArrayName), together.size());
-  const Summary top_above =
-      together_summary(above_floor_by_round(together, rungs.back()), together.size());
+  const Summary ours_above = together_summary(above_floor_by_round(together, kArrayName), 3);
+  const Summary top_above = together_summary(above_floor_by_round(together, rungs.back()), 3);
   if (ours_above.samples == 0 || top_above.samples == 0) return;
   rows.push_back({"(9) together, above the floor beside them: array probe, ns/event",
                   fmt(ours_above.median), spread(ours_above), ""});

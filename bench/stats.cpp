@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace netif_rx::bench {
 namespace {
@@ -25,18 +26,19 @@ Summary summarize(std::vector<double> values) {
 Summary summarize_by_order(const std::vector<double>& by_round, std::size_t orders) {
   if (orders == 0) return {};
   std::vector<double> medians;
+  int samples = 0;
   for (std::size_t order = 0; order < orders; ++order) {
     std::vector<double> rounds;
     for (std::size_t round = order; round < by_round.size(); round += orders)
-      rounds.push_back(by_round[round]);
+      if (!std::isnan(by_round[round])) rounds.push_back(by_round[round]);
     if (!rounds.empty()) medians.push_back(summarize(rounds).median);
+    samples += static_cast<int>(rounds.size());
   }
   if (medians.empty()) return {};
   double sum = 0;
   for (double median : medians) sum += median;
   const auto [least, largest] = std::minmax_element(medians.begin(), medians.end());
-  return {sum / static_cast<double>(medians.size()), *least, *largest,
-          static_cast<int>(by_round.size())};
+  return {sum / static_cast<double>(medians.size()), *least, *largest, samples};
 }
 
 }  // namespace netif_rx::bench

@@ -22,7 +22,7 @@ Summary summarize(std::vector<double> values);
 // `p75` the least and the largest of them. A median over all rounds would
 // fall in whichever arrangement's values lie in the middle, where the
 // arrangement shifts every value (the program attached first pays for the
-// others' warm caches).
+// others' warm caches). NaN marks a round without a value (skipped).
 Summary summarize_by_order(const std::vector<double>& by_round, std::size_t orders);
 
 }  // namespace netif_rx::bench

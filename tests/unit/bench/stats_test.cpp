@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 namespace netif_rx::bench {
@@ -35,6 +36,14 @@ TEST(SummarizeByOrder, FewerRoundsThanOrdersUsesTheOrdersMeasured) {
   EXPECT_DOUBLE_EQ(summary.median, 6.0);
   EXPECT_DOUBLE_EQ(summary.p25, 4.0);
   EXPECT_DOUBLE_EQ(summary.p75, 8.0);
+}
+
+TEST(SummarizeByOrder, ARoundWithoutAValueKeepsTheLaterRoundsInTheirOrders) {
+  const double none = std::nan("");
+  // Order 0: 10, (none), 12; order 1: 20, 22, 21.
+  const Summary summary = summarize_by_order({10, 20, none, 22, 12, 21}, 2);
+  EXPECT_DOUBLE_EQ(summary.median, 16.0);
+  EXPECT_EQ(summary.samples, 5);
 }
 
 TEST(SummarizeByOrder, NoRoundsOrNoOrdersIsEmpty) {
