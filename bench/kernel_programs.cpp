@@ -104,14 +104,15 @@ class OurProbe final : public BenchProgram {
   // Places namespace `netns_inum` in block `block`, with the salt of its
   // hash entries: placed, or not (another namespace holds its table entry,
   // as it happens to the exporter: its devices stay in the hash), or none
-  // (no packet of it was counted).
-  enum class Placed { placed, entry_held, no_entries };
+  // (no packet of it was counted); `failed`: reading or writing the table
+  // failed.
+  enum class Placed { placed, entry_held, no_entries, failed };
   Placed place(std::uint32_t netns_inum, std::uint32_t block) {
     const int counters = bpf_map__fd(skeleton_->maps.device_counters);
     const int table = bpf_map__fd(skeleton_->maps.netns_table);
     const std::uint32_t index = netns_table_index(netns_inum, netns_table_size(kBlocks));
     netif_rx_netns_block held{};
-    if (bpf_map_lookup_elem(table, &index, &held) != 0) return Placed::no_entries;
+    if (bpf_map_lookup_elem(table, &index, &held) != 0) return Placed::failed;
     if (held.netns_inum != 0) return Placed::entry_held;
     netif_rx_device_key key{};
     netif_rx_device_key next{};
@@ -122,7 +123,7 @@ class OurProbe final : public BenchProgram {
       if (key.netns_inum != netns_inum) continue;
       const netif_rx_netns_block entry =
           netif_rx_netns_block_entry(netns_inum, key.netns_salt, block);
-      if (bpf_map_update_elem(table, &index, &entry, BPF_ANY) != 0) return Placed::no_entries;
+      if (bpf_map_update_elem(table, &index, &entry, BPF_ANY) != 0) return Placed::failed;
       placed_ = true;
       return Placed::placed;
     }
@@ -213,6 +214,11 @@ std::unique_ptr<BenchProgram> make_our_probe_in_blocks(
     if (placed == OurProbe<netif_rx_bpf>::Placed::no_entries)
       throw std::runtime_error("namespace " + std::to_string(netns_inums[block]) +
                                " could not be placed in a block: no packet of it was counted");
+    if (placed == OurProbe<netif_rx_bpf>::Placed::failed)
+      throw std::runtime_error("namespace " + std::to_string(netns_inums[block]) +
+                               " could not be placed in a block: the probe's netns_table "
+                               "could not be read or written: " +
+                               std::strerror(errno));
     if (placed == OurProbe<netif_rx_bpf>::Placed::entry_held) ++held;
   }
   // The table is direct-mapped by inode number: namespaces of one entry
